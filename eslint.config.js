@@ -1,0 +1,51 @@
+import js from '@eslint/js';
+import prettier from 'eslint-config-prettier';
+import svelte from 'eslint-plugin-svelte';
+import { defineConfig, globalIgnores } from 'eslint/config';
+import globals from 'globals';
+import ts from 'typescript-eslint';
+import svelteConfig from './svelte.config.js';
+
+export default defineConfig(
+	globalIgnores(['build/', '.svelte-kit/', 'test-results/', 'playwright-report/', 'screenshots/']),
+	js.configs.recommended,
+	...ts.configs.recommended,
+	...svelte.configs.recommended,
+	prettier,
+	...svelte.configs.prettier,
+	{
+		languageOptions: { globals: { ...globals.browser, ...globals.node } },
+		rules: {
+			// typescript-eslint recommends this off for TS projects: the compiler already checks names.
+			'no-undef': 'off'
+		}
+	},
+	{
+		files: ['**/*.svelte', '**/*.svelte.ts', '**/*.svelte.js'],
+		languageOptions: {
+			parserOptions: {
+				projectService: true,
+				extraFileExtensions: ['.svelte'],
+				parser: ts.parser,
+				svelteConfig
+			}
+		}
+	},
+	{
+		// The protocol core runs in Node, the browser and edge runtimes: keep Svelte out of it.
+		files: ['src/lib/mac/**'],
+		rules: {
+			'no-restricted-imports': [
+				'error',
+				{
+					patterns: [
+						{
+							group: ['svelte', 'svelte/*', '$app/*', '@sveltejs/*', '*.svelte'],
+							message: 'src/lib/mac is framework-free.'
+						}
+					]
+				}
+			]
+		}
+	}
+);

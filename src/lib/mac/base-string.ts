@@ -1,0 +1,90 @@
+/** What the base string is built from (spec §5.3). */
+export interface BaseStringInput {
+	ts: string;
+	nonce: string;
+	method: string;
+	/** Path plus query string, exactly as sent. */
+	uri: string;
+	/** Host name without port. */
+	host: string;
+	port: string | number;
+	/** Extra data; empty for this service. */
+	ext?: string;
+}
+
+export type BaseStringKey = 'ts' | 'nonce' | 'method' | 'uri' | 'host' | 'port' | 'ext';
+
+export interface BaseStringRule {
+	key: BaseStringKey;
+	/** The line's name as the spec words it. */
+	name: string;
+	/** Where the value comes from, and the mistake people make there. */
+	explanation: string;
+}
+
+/** The seven lines in order, each with the one sentence a learner needs. */
+export const BASE_STRING_RULES: readonly BaseStringRule[] = [
+	{
+		key: 'ts',
+		name: 'ts',
+		explanation:
+			'The same ts as in the header, whole seconds since 1970; it must match the header byte for byte, padding included.'
+	},
+	{
+		key: 'nonce',
+		name: 'nonce',
+		explanation:
+			'The same random nonce as in the header, new for every request; a reused nonce is rejected.'
+	},
+	{
+		key: 'method',
+		name: 'HTTP method',
+		explanation: 'Upper case: GET. A lower-case "get" signs a different string.'
+	},
+	{
+		key: 'uri',
+		name: 'request URI',
+		explanation:
+			'Path plus query string exactly as sent, without scheme or host; decoding or re-encoding the query breaks the signature.'
+	},
+	{
+		key: 'host',
+		name: 'host',
+		explanation:
+			'The host actually called, in lower case and without ":port"; signing the other deployment\'s host fails.'
+	},
+	{
+		key: 'port',
+		name: 'port',
+		explanation:
+			'The port from the URL; without one it is 443 for https (80 only for http), even though the URL does not show it.'
+	},
+	{
+		key: 'ext',
+		name: 'ext (extra data)',
+		explanation:
+			'Empty for this service, but the line and its LF are still there, so the string ends with two LFs.'
+	}
+];
+
+export interface BaseStringLine extends BaseStringRule {
+	/** 1-based position in the base string. */
+	number: number;
+	value: string;
+}
+
+/** The seven lines with their values, for a step-by-step view. */
+export function baseStringLines(input: BaseStringInput): BaseStringLine[] {
+	return BASE_STRING_RULES.map((rule, index) => ({
+		...rule,
+		number: index + 1,
+		value: String(input[rule.key] ?? '')
+	}));
+}
+
+/** The signature base string: seven lines, each terminated by LF (spec §5.3). */
+export function baseString(input: BaseStringInput): string {
+	return baseStringLines(input)
+		.map((line) => `${line.value}\n`)
+		.join('');
+}

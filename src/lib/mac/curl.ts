@@ -1,0 +1,20 @@
+/** Quotes a word for POSIX sh: inside single quotes nothing is special but the quote itself. */
+export function shellQuote(word: string): string {
+	if (/^[\w@%+=:,./-]+$/.test(word)) return word;
+	return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * A curl command that sends exactly what was signed. `--globoff` keeps curl from reading [] and {}
+ * in a query as ranges; `--path-as-is` keeps it from rewriting /./ and /../ in the path.
+ */
+export function curlCommand(url: string, authorization: string): string {
+	return [
+		'curl',
+		'--globoff',
+		'--path-as-is',
+		shellQuote(url),
+		'-H',
+		shellQuote(`Authorization: ${authorization}`)
+	].join(' ');
+}

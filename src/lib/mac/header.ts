@@ -1,0 +1,106 @@
+import { MacInputError } from './errors';
+
+export interface MacHeaderParams {
+	/** The kid. */
+	id: string;
+	ts: string;
+	nonce: string;
+	mac: string;
+	ext?: string;
+}
+
+export interface HeaderStyle {
+	/** A space after each comma (`, `), as some samples write it. */
+	space?: boolean;
+}
+
+/** A quoted header value cannot carry these; anything outside printable ASCII is refused too. */
+function checkQuotable(field: string, value: string): void {
+	if (value === '') throw new MacInputError(field, `${field} is empty.`);
+	for (const char of value) {
+		const code = char.codePointAt(0) ?? 0;
+		if (char === '"' || char === '\\') {
+			throw new MacInputError(
+				field,
+				`${field} contains ${char}, which a quoted header value cannot carry.`
+			);
+		}
+		if (code < 0x20 || code === 0x7f) {
+			const shown = `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+			throw new MacInputError(
+				field,
+				`${field} contains a control character (${shown}); remove it.`
+			);
+		}
+		if (code > 0x7e) {
+			throw new MacInputError(field, `${field} contains "${char}": header values must be ASCII.`);
+		}
+	}
+}
+
+/** `MAC id="…",ts="…",nonce="…",mac="…"` (spec §5.1), with `ext="…"` before mac when non-empty. */
+export function authorizationHeader(params: MacHeaderParams, style: HeaderStyle = {}): string {
+	const parts: [string, string][] = [
+		['id', params.id],
+		['ts', params.ts],
+		['nonce', params.nonce]
+	];
+	if (params.ext) parts.push(['ext', params.ext]);
+	parts.push(['mac', params.mac]);
+	for (const [name, value] of parts) checkQuotable(name, value);
+	return `MAC ${parts.map(([name, value]) => `${name}="${value}"`).join(style.space ? ', ' : ',')}`;
+}
+
+const KNOWN = new Set(['id', 'ts', 'nonce', 'mac', 'ext']);
+
+function headerError(message: string): never {
+	throw new MacInputError('Authorization', message);
+}
+
+/** name = "quoted value" | bare-value, then a comma or the end, with any white space pasting adds. */
+const PARAM = /\s*([A-Za-z][\w-]*)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,"]*))\s*(,|$)/y;
+
+/**
+ * Reads a MAC Authorization header as people paste it: with or without `Authorization:`, `,` or `, `,
+ * wrapped across lines, values quoted or bare. Throws a MacInputError saying what is wrong.
+ */
+export function parseAuthorization(header: string): MacHeaderParams {
+	let text = header.trim().replace(/^authorization\s*:\s*/i, '');
+	const scheme = /^([A-Za-z][\w-]*)\s+/.exec(text);
+	if (!scheme)
+		headerError(
+			text === '' ? 'The header is empty.' : 'Expected "MAC" followed by id, ts, nonce and mac.'
+		);
+	if (scheme[1]?.toUpperCase() !== 'MAC') headerError(`The scheme is "${scheme[1]}", not MAC.`);
+	text = text.slice(scheme[0].length);
+
+	const found = new Map<string, string>();
+	const param = new RegExp(PARAM);
+	while (param.lastIndex < text.length) {
+		const start = param.lastIndex;
+		const match = param.exec(text);
+		if (!match)
+			headerError(
+				`Cannot read the header at "${text.slice(start, start + 24)}": expected name="value".`
+			);
+		const [, rawName = '', quoted, bare = '', separator] = match;
+		const name = rawName.toLowerCase();
+		// A line break inside a value comes from wrapping, not from the value (these carry no white space).
+		const value =
+			quoted === undefined ? bare : quoted.replace(/\\(.)/g, '$1').replace(/\r?\n[ \t]*/g, '');
+		if (!KNOWN.has(name)) {
+			headerError(
+				`Unknown parameter "${name}": a MAC header has id, ts, nonce, mac and an optional ext.`
+			);
+		}
+		if (found.has(name)) headerError(`"${name}" appears twice.`);
+		found.set(name, value);
+		if (separator === '') break;
+	}
+	const required = ['id', 'ts', 'nonce', 'mac'] as const;
+	const missing = required.filter((name) => !found.get(name));
+	if (missing.length > 0) headerError(`Missing ${missing.join(', ')}.`);
+	const [id = '', ts = '', nonce = '', mac = ''] = required.map((name) => found.get(name));
+	const ext = found.get('ext');
+	return ext === undefined ? { id, ts, nonce, mac } : { id, ts, nonce, mac, ext };
+}

@@ -1,0 +1,23 @@
+// The protocol core: plain TypeScript, no Svelte, so the browser, the sandbox, the relay and Node tests share it.
+export { MacInputError, attempt, type Outcome } from './errors';
+export { toBase64, toHex, utf8Bytes } from './encoding';
+export {
+	BASE_STRING_RULES,
+	baseString,
+	baseStringLines,
+	type BaseStringInput,
+	type BaseStringKey,
+	type BaseStringLine,
+	type BaseStringRule
+} from './base-string';
+export { MAC_ALGORITHM, hmac, isSupportedAlgorithm, sign, type Digest } from './sign';
+export {
+	authorizationHeader,
+	parseAuthorization,
+	type HeaderStyle,
+	type MacHeaderParams
+} from './header';
+export { requestTarget, type RequestTarget } from './request-target';
+export { isTimestamp, nonce, timestamp, timestampToDate, type NonceKind } from './ts-nonce';
+export { CredentialError, parseCredential, type Credential, type FieldIssue } from './credential';
+export { curlCommand, shellQuote } from './curl';

@@ -1,0 +1,47 @@
+import { toBase64, toHex, utf8Bytes } from './encoding';
+import { MacInputError } from './errors';
+
+/** The only mac_algorithm the service names (spec §2.3). */
+export const MAC_ALGORITHM = 'hmac-sha-1';
+
+export interface Digest {
+	bytes: Uint8Array;
+	hex: string;
+	/** Standard Base64 with padding: the header's `mac`. */
+	base64: string;
+}
+
+/**
+ * HMAC over `text` keyed with `macKey`, both taken as UTF-8 (spec §5.4), through SubtleCrypto so that
+ * the browser, Node and an edge runtime share one implementation.
+ */
+export async function hmac(
+	macKey: string,
+	text: string,
+	hash: 'SHA-1' | 'SHA-256' = 'SHA-1'
+): Promise<Digest> {
+	// SubtleCrypto refuses a zero-length HMAC key with an opaque DataError; say what is wrong instead.
+	if (macKey === '')
+		throw new MacInputError(
+			'mac_key',
+			'mac_key is empty: paste the key from the SDK login result.'
+		);
+	const key = await crypto.subtle.importKey(
+		'raw',
+		utf8Bytes(macKey),
+		{ name: 'HMAC', hash },
+		false,
+		['sign']
+	);
+	const bytes = new Uint8Array(await crypto.subtle.sign('HMAC', key, utf8Bytes(text)));
+	return { bytes, hex: toHex(bytes), base64: toBase64(bytes) };
+}
+
+/** The header's `mac`: Base64(HMAC-SHA-1(mac_key, base string)). */
+export async function sign(macKey: string, base: string): Promise<string> {
+	return (await hmac(macKey, base)).base64;
+}
+
+export function isSupportedAlgorithm(name: string): boolean {
+	return name.trim().toLowerCase() === MAC_ALGORITHM;
+}

@@ -1,0 +1,37 @@
+import { toBase64 } from './encoding';
+
+/** Whole seconds since the Unix epoch, as the header's ts; `pad10` left-pads to 10 digits as one sample does. */
+export function timestamp(nowMs: number = Date.now(), options: { pad10?: boolean } = {}): string {
+	const seconds = String(Math.floor(nowMs / 1000));
+	return options.pad10 ? seconds.padStart(10, '0') : seconds;
+}
+
+/** A ts as the spec defines it: decimal whole seconds, nothing else. */
+export function isTimestamp(ts: string): boolean {
+	return /^\d{1,15}$/.test(ts);
+}
+
+/** The instant a ts names, or null when it is not a decimal count of seconds. */
+export function timestampToDate(ts: string): Date | null {
+	if (!isTimestamp(ts)) return null;
+	const date = new Date(Number(ts) * 1000);
+	return Number.isNaN(date.getTime()) ? null : date;
+}
+
+export type NonceKind = 'base64' | 'letters';
+
+const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** A fresh nonce the way the samples make one: 16 random bytes in Base64, or 16 random ASCII letters. */
+export function nonce(kind: NonceKind = 'base64'): string {
+	const bytes = crypto.getRandomValues(new Uint8Array(16));
+	if (kind === 'base64') return toBase64(bytes);
+	// 52 letters: rejection sampling keeps every letter equally likely (256 is not a multiple of 52).
+	let result = '';
+	while (result.length < 16) {
+		for (const byte of crypto.getRandomValues(new Uint8Array(16))) {
+			if (byte < 208 && result.length < 16) result += LETTERS[byte % 52];
+		}
+	}
+	return result;
+}

@@ -1,0 +1,62 @@
+import adapter from '@sveltejs/adapter-static';
+import { vitePreprocess } from '@sveltejs/vite-plugin-svelte';
+
+// GitHub Pages serves a project site under /<repo>; the workflow passes BASE_PATH=/<repo>.
+// Locally and in tests it is empty unless set, and the e2e suite sets it to prove links survive a base path.
+const base = process.env.BASE_PATH ?? '';
+
+/** @type {import('@sveltejs/kit').Config} */
+const config = {
+	// TypeScript in <script lang="ts"> needs the preprocessor.
+	preprocess: vitePreprocess(),
+	compilerOptions: {
+		// Runes everywhere, so no component slips back into legacy reactivity.
+		runes: true,
+		// The signature comes from SubtleCrypto, which is async: `$derived(await …)` keeps the header
+		// showing the last signature until the new one is ready, with no $effect copying values around.
+		experimental: { async: true }
+	},
+	kit: {
+		adapter: adapter({
+			// GitHub Pages answers unknown paths with 404.html: the SPA fallback renders our error page there.
+			fallback: '404.html',
+			// Fail the build if any route could not be prerendered: the site is static files only.
+			strict: true
+		}),
+		paths: {
+			base,
+			// Absolute asset URLs under the base path, so the 404 fallback works at any depth.
+			relative: false
+		},
+		prerender: {
+			// A link that 404s under the base path is a bug, not a warning.
+			handleHttpError: 'fail',
+			handleMissingId: 'fail'
+		},
+		csp: {
+			// Hash mode: a static host cannot send a fresh nonce, so Kit hashes its own inline
+			// bootstrap script into a <meta http-equiv> policy in each prerendered page.
+			mode: 'hash',
+			directives: {
+				// Nothing loads from anywhere but this origin unless a directive below says so.
+				'default-src': ['self'],
+				'script-src': ['self'],
+				// Svelte scopes styles into emitted CSS files; no inline <style> or style="" is needed.
+				'style-src': ['self'],
+				// Icons and images are local; data: for the inline SVG favicon.
+				'img-src': ['self', 'data:'],
+				// The playground calls no server: signing happens in this tab with SubtleCrypto.
+				'connect-src': ['self'],
+				'font-src': ['self'],
+				// No plugins, ever.
+				'object-src': ['none'],
+				// A <base> tag injected by a paste could redirect every relative URL.
+				'base-uri': ['self'],
+				// Forms are not submitted anywhere; this page only computes.
+				'form-action': ['none']
+			}
+		}
+	}
+};
+
+export default config;

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { isTimestamp, nonce, timestamp, timestampToDate } from '$lib/mac';
+
+describe('timestamp', () => {
+	it('is whole seconds, rounded down', () => {
+		expect(timestamp(1_700_000_000_999)).toBe('1700000000');
+	});
+
+	it('left-pads to 10 digits when asked', () => {
+		expect(timestamp(123_456_000, { pad10: true })).toBe('0000123456');
+		expect(timestamp(123_456_000)).toBe('123456');
+	});
+
+	it('reads back into the instant it names', () => {
+		expect(timestampToDate('1700000000')?.toISOString()).toBe('2023-11-14T22:13:20.000Z');
+		expect(timestampToDate('0000123456')?.getTime()).toBe(123_456_000);
+		expect(timestampToDate('17e8')).toBeNull();
+		expect(isTimestamp(' 1')).toBe(false);
+	});
+});
+
+describe('nonce', () => {
+	it('is 16 random bytes in Base64 by default', () => {
+		const value = nonce();
+		expect(value).toMatch(/^[A-Za-z0-9+/]{22}==$/);
+		expect(atob(value)).toHaveLength(16);
+	});
+
+	it('is 16 ASCII letters when asked', () => {
+		expect(nonce('letters')).toMatch(/^[A-Za-z]{16}$/);
+	});
+
+	it('differs between calls', () => {
+		const seen = new Set(Array.from({ length: 50 }, () => nonce('letters')));
+		expect(seen.size).toBe(50);
+	});
+});
