@@ -3,7 +3,10 @@ import { vitePreprocess } from '@sveltejs/vite-plugin-svelte';
 
 // GitHub Pages serves a project site under /<repo>; the workflow passes BASE_PATH=/<repo>.
 // Locally and in tests it is empty unless set, and the e2e suite sets it to prove links survive a base path.
-const base = process.env.BASE_PATH ?? '';
+const base = /** @type {'' | `/${string}`} */ (process.env.BASE_PATH ?? '');
+if (base !== '' && (!base.startsWith('/') || base.endsWith('/'))) {
+	throw new Error(`BASE_PATH must start with / and not end with one, as in /my-repo; got "${base}"`);
+}
 
 /** @type {import('@sveltejs/kit').Config} */
 const config = {

@@ -14,8 +14,11 @@ export interface HeaderStyle {
 	space?: boolean;
 }
 
-/** A quoted header value cannot carry these; anything outside printable ASCII is refused too. */
-function checkQuotable(field: string, value: string): void {
+/**
+ * Throws unless `value` can stand inside a quoted header value: not empty, no `"`, backslash or
+ * control character, and ASCII only (fetch refuses anything else in a header).
+ */
+export function checkHeaderValue(field: string, value: string): void {
 	if (value === '') throw new MacInputError(field, `${field} is empty.`);
 	for (const char of value) {
 		const code = char.codePointAt(0) ?? 0;
@@ -47,7 +50,7 @@ export function authorizationHeader(params: MacHeaderParams, style: HeaderStyle 
 	];
 	if (params.ext) parts.push(['ext', params.ext]);
 	parts.push(['mac', params.mac]);
-	for (const [name, value] of parts) checkQuotable(name, value);
+	for (const [name, value] of parts) checkHeaderValue(name, value);
 	return `MAC ${parts.map(([name, value]) => `${name}="${value}"`).join(style.space ? ', ' : ',')}`;
 }
 

@@ -13,6 +13,7 @@ export {
 export { MAC_ALGORITHM, hmac, isSupportedAlgorithm, sign, type Digest } from './sign';
 export {
 	authorizationHeader,
+	checkHeaderValue,
 	parseAuthorization,
 	type HeaderStyle,
 	type MacHeaderParams

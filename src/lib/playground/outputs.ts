@@ -1,0 +1,41 @@
+import {
+	authorizationHeader,
+	curlCommand,
+	hmac,
+	MacInputError,
+	type Digest,
+	type Outcome
+} from '$lib/mac';
+
+export interface SignInput {
+	macKey: string;
+	base: string;
+	kid: string;
+	ts: string;
+	nonce: string;
+	/** The URL exactly as signed. */
+	href: string;
+	space: boolean;
+}
+
+export interface SignedOutputs {
+	digest: Digest;
+	header: string;
+	curl: string;
+}
+
+/** Signature, header and curl command for one base string: the async end of the playground's chain. */
+export async function signOutputs(input: SignInput): Promise<Outcome<SignedOutputs>> {
+	try {
+		const digest = await hmac(input.macKey, input.base);
+		const header = authorizationHeader(
+			{ id: input.kid, ts: input.ts, nonce: input.nonce, mac: digest.base64 },
+			{ space: input.space }
+		);
+		return { ok: true, value: { digest, header, curl: curlCommand(input.href, header) } };
+	} catch (error) {
+		// Resolve rather than reject: a page awaiting this shows the message at the field, never a crash.
+		if (error instanceof MacInputError) return { ok: false, error };
+		throw error;
+	}
+}
