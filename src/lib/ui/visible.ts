@@ -10,8 +10,8 @@ export interface Segment {
 
 const SYMBOLS: Record<Exclude<SegmentKind, 'text' | 'control'>, [string, string]> = {
 	lf: ['↵', 'line feed'],
-	cr: ['␍', 'carriage return'],
-	tab: ['⇥', 'tab'],
+	cr: ['\\r', 'carriage return'],
+	tab: ['\\t', 'tab'],
 	space: ['·', 'space']
 };
 

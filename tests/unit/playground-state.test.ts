@@ -1,0 +1,77 @@
+import { createHmac } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { Playground } from '$lib/playground/playground.svelte';
+import { PRESETS } from '$lib/playground/presets';
+
+const draft = PRESETS.find((preset) => preset.id === 'draft-example')!;
+
+async function header(playground: Playground) {
+	const signed = await playground.signed;
+	return signed?.ok ? signed.value.header : null;
+}
+
+describe('Playground', () => {
+	it('signs the draft example to its correct mac', async () => {
+		const playground = new Playground(draft);
+		expect(playground.base).toBe('1336363200\ndj83hs9s\nGET\n/resource/1?b=1&a=2\nexample.com\n80\n\n');
+		expect(await header(playground)).toBe(
+			'MAC id="h480djs93hd8",ts="1336363200",nonce="dj83hs9s",mac="6T3zZzy2Emppni6bzL7kdRxUWL4="'
+		);
+	});
+
+	it('follows the inputs: region, client_id, scopes and the comma style', async () => {
+		const playground = new Playground();
+		playground.kid = 'k1';
+		playground.macKey = 'sécret';
+		playground.fixedTs = '0012345678';
+		playground.nonce = 'n0nce';
+		playground.region = 'overseas';
+		playground.clientId = 'cid 1';
+		playground.scopes = { basic_info: true, public_profile: false };
+		playground.headerSpace = true;
+
+		expect(playground.url).toBe(`${__OVERSEAS_BASE_URL__}/account/basic-info/v1?client_id=cid%201`);
+		const base = `0012345678\nn0nce\nGET\n/account/basic-info/v1?client_id=cid%201\n${new URL(__OVERSEAS_BASE_URL__).hostname}\n443\n\n`;
+		expect(playground.base).toBe(base);
+		const mac = createHmac('sha1', 'sécret').update(base).digest('base64');
+		expect(await header(playground)).toBe(`MAC id="k1", ts="0012345678", nonce="n0nce", mac="${mac}"`);
+	});
+
+	it('lets a manual operation override the scope rule', () => {
+		const playground = new Playground();
+		playground.scopes = { basic_info: true, public_profile: false };
+		expect(playground.operation).toBe('basic-info');
+		playground.operationOverride = 'profile';
+		expect(playground.url).toContain('/account/profile/v1?');
+	});
+
+	it('builds no header while a blocking field is wrong, and says which', async () => {
+		const playground = new Playground();
+		playground.kid = '';
+		playground.macAlgorithm = 'hmac-sha-256';
+		expect(playground.blockingFields).toEqual(['kid', 'mac_algorithm']);
+		expect(playground.messages.mac_algorithm?.message).toMatch(/not supported/);
+		expect(await playground.signed).toBeNull();
+	});
+
+	it('signs a non-decimal ts exactly as typed, with a warning that does not block', async () => {
+		const playground = new Playground();
+		playground.setTs('1700000000000');
+		expect(playground.messages.ts).toEqual({ message: expect.stringMatching(/milliseconds/), blocking: false });
+		expect(await header(playground)).toContain('ts="1700000000000"');
+		playground.setTs('');
+		expect(playground.fixedTs).toBeNull();
+	});
+
+	it('fills the credential from a pasted SDK result, keeping what it cannot use out', () => {
+		const playground = new Playground();
+		playground.clientId = 'kept';
+		const message = playground.pasteCredential(
+			JSON.stringify({ kid: 'pasted', mac_key: 'pk', token_type: 'mac', mac_algorithm: 'rsa', scopeSet: ['basic_info'] })
+		);
+		expect(message).toMatch(/mac_algorithm "rsa" is not supported/);
+		expect([playground.kid, playground.macKey, playground.clientId]).toEqual(['pasted', 'pk', 'kept']);
+		expect(playground.pasteCredential('{oops')).toMatch(/not JSON/);
+		expect(playground.kid).toBe('pasted');
+	});
+});

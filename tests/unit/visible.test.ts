@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { visibleSegments, visibleText } from '$lib/ui/visible';
+
+describe('visibleText', () => {
+	it('marks every LF, CR and tab', () => {
+		expect(visibleText('a\r\nb\tc\n')).toBe('a\\r↵b\\tc↵');
+	});
+
+	it('marks spaces at the ends of a line but not inside it', () => {
+		expect(visibleText(' a b  \nc')).toBe('·a b··↵c');
+	});
+
+	it('shows control and zero-width characters by code point', () => {
+		expect(visibleText('a\u0000b\u200bc\u00a0')).toBe('a<U+0000>b<U+200B>c<U+00A0>');
+	});
+
+	it('leaves ordinary text alone', () => {
+		expect(visibleText('/p?q=%20&ü=✓')).toBe('/p?q=%20&ü=✓');
+	});
+});
+
+describe('visibleSegments', () => {
+	it('gives each mark a spoken label and merges plain text', () => {
+		expect(visibleSegments('ab\n')).toEqual([
+			{ kind: 'text', shown: 'ab' },
+			{ kind: 'lf', shown: '↵', label: 'line feed' }
+		]);
+	});
+});
