@@ -7,7 +7,8 @@ const PORT = 4173;
 
 // A machine with a browser uses it: CHROMIUM_PATH, else Debian's chromium. Playwright's own download is
 // only the fallback, so no step tries to fetch a browser where one is installed.
-const chromium = process.env.CHROMIUM_PATH ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
+const chromium =
+	process.env.CHROMIUM_PATH ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
 
 export default defineConfig({
 	testDir: 'tests/e2e',

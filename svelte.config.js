@@ -5,7 +5,9 @@ import { vitePreprocess } from '@sveltejs/vite-plugin-svelte';
 // Locally and in tests it is empty unless set, and the e2e suite sets it to prove links survive a base path.
 const base = /** @type {'' | `/${string}`} */ (process.env.BASE_PATH ?? '');
 if (base !== '' && (!base.startsWith('/') || base.endsWith('/'))) {
-	throw new Error(`BASE_PATH must start with / and not end with one, as in /my-repo; got "${base}"`);
+	throw new Error(
+		`BASE_PATH must start with / and not end with one, as in /my-repo; got "${base}"`
+	);
 }
 
 /** @type {import('@sveltejs/kit').Config} */

@@ -54,7 +54,15 @@ describe('SdkPaste', () => {
 		await user.click(screen.getByText('Paste SDK login result', { selector: 'summary' }));
 		const box = screen.getByRole('textbox', { name: 'Paste SDK login result' });
 		await user.click(box);
-		await user.paste(JSON.stringify({ kid: 'k9', mac_key: 'm9', token_type: 'mac', mac_algorithm: 'hmac-sha-1', scopeSet: '[basic_info]' }));
+		await user.paste(
+			JSON.stringify({
+				kid: 'k9',
+				mac_key: 'm9',
+				token_type: 'mac',
+				mac_algorithm: 'hmac-sha-1',
+				scopeSet: '[basic_info]'
+			})
+		);
 		expect(playground.kid).toBe('k9');
 		expect(playground.scopes).toEqual({ basic_info: true, public_profile: false });
 		expect(box).toHaveAccessibleDescription(/Filled/);

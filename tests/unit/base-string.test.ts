@@ -32,7 +32,16 @@ describe('baseString', () => {
 
 	it('keeps values exactly: no case folding, trimming or encoding', () => {
 		const base = baseString({ ...input, method: 'get', uri: '/a%2Fb?q=x%20y', nonce: ' n ' });
-		expect(base.split('\n')).toEqual(['1336363200', ' n ', 'get', '/a%2Fb?q=x%20y', 'example.com', '80', '', '']);
+		expect(base.split('\n')).toEqual([
+			'1336363200',
+			' n ',
+			'get',
+			'/a%2Fb?q=x%20y',
+			'example.com',
+			'80',
+			'',
+			''
+		]);
 	});
 });
 

@@ -22,12 +22,26 @@ function issuesOf(text: string) {
 
 describe('parseCredential', () => {
 	it('reads the SDK login result', () => {
-		expect(parseCredential(JSON.stringify(sdk))).toEqual({ ...sdk, scopeSet: undefined, scopes: ['basic_info', 'public_profile'] });
+		expect(parseCredential(JSON.stringify(sdk))).toEqual({
+			...sdk,
+			scopeSet: undefined,
+			scopes: ['basic_info', 'public_profile']
+		});
 	});
 
 	it('reads scopeSet written as "[a, b]" and camelCase field names', () => {
-		const camel = { kid: 'k', accessToken: 'k', tokenType: 'mac', macKey: 's', macAlgorithm: 'HMAC-SHA-1', scopeSet: '[basic_info, public_profile]' };
-		expect(parseCredential(JSON.stringify(camel))).toMatchObject({ mac_key: 's', scopes: ['basic_info', 'public_profile'] });
+		const camel = {
+			kid: 'k',
+			accessToken: 'k',
+			tokenType: 'mac',
+			macKey: 's',
+			macAlgorithm: 'HMAC-SHA-1',
+			scopeSet: '[basic_info, public_profile]'
+		};
+		expect(parseCredential(JSON.stringify(camel))).toMatchObject({
+			mac_key: 's',
+			scopes: ['basic_info', 'public_profile']
+		});
 	});
 
 	it('unwraps {"data": {...}}', () => {
@@ -35,17 +49,15 @@ describe('parseCredential', () => {
 	});
 
 	it('fills access_token from kid when it is absent', () => {
-		const { access_token: _, ...rest } = sdk;
-		expect(parseCredential(JSON.stringify(rest)).access_token).toBe('kid-123');
+		const withoutAccessToken: Partial<typeof sdk> = { ...sdk };
+		delete withoutAccessToken.access_token;
+		expect(parseCredential(JSON.stringify(withoutAccessToken)).access_token).toBe('kid-123');
 	});
 
 	it('names each missing or bad field', () => {
-		expect(issuesOf(JSON.stringify({ token_type: 'mac', mac_algorithm: 'hmac-sha-256', scopeSet: 3 }))).toEqual([
-			'kid',
-			'mac_key',
-			'mac_algorithm',
-			'scopes'
-		]);
+		expect(
+			issuesOf(JSON.stringify({ token_type: 'mac', mac_algorithm: 'hmac-sha-256', scopeSet: 3 }))
+		).toEqual(['kid', 'mac_key', 'mac_algorithm', 'scopes']);
 		expect(issuesOf(JSON.stringify({ ...sdk, kid: 42 }))).toEqual(['kid']);
 		expect(issuesOf(JSON.stringify({ ...sdk, mac_key: '  ' }))).toEqual(['mac_key']);
 	});
@@ -56,12 +68,18 @@ describe('parseCredential', () => {
 			expect.unreachable();
 		} catch (error) {
 			expect(error).toBeInstanceOf(CredentialError);
-			expect((error as CredentialError).partial).toMatchObject({ kid: 'kid-123', mac_key: 'secret' });
+			expect((error as CredentialError).partial).toMatchObject({
+				kid: 'kid-123',
+				mac_key: 'secret'
+			});
 			expect((error as CredentialError).message).toMatch(/hmac-sha-256.*not supported/);
 		}
 	});
 
-	it.each(['', 'kid=1', '[1,2]', 'null', '"x"'])('refuses %j with a message at the paste box', (text) => {
-		expect(() => parseCredential(text)).toThrow(expect.objectContaining({ field: 'credential' }));
-	});
+	it.each(['', 'kid=1', '[1,2]', 'null', '"x"'])(
+		'refuses %j with a message at the paste box',
+		(text) => {
+			expect(() => parseCredential(text)).toThrow(expect.objectContaining({ field: 'credential' }));
+		}
+	);
 });

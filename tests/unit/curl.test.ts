@@ -13,7 +13,14 @@ describe('curlCommand', () => {
 		const url = "https://open.tapapis.cn/account/profile/v1?client_id=a'b&x=[1]";
 		const header = 'MAC id="k",ts="1",nonce="n+/=",mac="m=="';
 		const words = shellWords(curlCommand(url, header));
-		expect(words).toEqual(['curl', '--globoff', '--path-as-is', url, '-H', `Authorization: ${header}`]);
+		expect(words).toEqual([
+			'curl',
+			'--globoff',
+			'--path-as-is',
+			url,
+			'-H',
+			`Authorization: ${header}`
+		]);
 	});
 
 	it('leaves plain words unquoted and quotes the rest', () => {

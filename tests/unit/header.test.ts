@@ -5,7 +5,9 @@ const params = { id: 'kid-1', ts: '1700000000', nonce: 'bm9uY2U=', mac: 'abc/+='
 
 describe('authorizationHeader', () => {
 	it('writes the four parts comma-separated, in spec order', () => {
-		expect(authorizationHeader(params)).toBe('MAC id="kid-1",ts="1700000000",nonce="bm9uY2U=",mac="abc/+="');
+		expect(authorizationHeader(params)).toBe(
+			'MAC id="kid-1",ts="1700000000",nonce="bm9uY2U=",mac="abc/+="'
+		);
 	});
 
 	it('adds a space after each comma when asked', () => {
@@ -43,12 +45,19 @@ describe('authorizationHeader', () => {
 describe('parseAuthorization', () => {
 	it('reads back what authorizationHeader writes, in both styles', () => {
 		for (const space of [false, true]) {
-			expect(parseAuthorization(authorizationHeader({ ...params, ext: 'e' }, { space }))).toEqual({ ...params, ext: 'e' });
+			expect(parseAuthorization(authorizationHeader({ ...params, ext: 'e' }, { space }))).toEqual({
+				...params,
+				ext: 'e'
+			});
 		}
 	});
 
 	it('accepts a leading "Authorization:" and any case of the scheme', () => {
-		expect(parseAuthorization(`authorization: mac id="kid-1",ts="1700000000",nonce="bm9uY2U=",mac="abc/+="`)).toEqual(params);
+		expect(
+			parseAuthorization(
+				`authorization: mac id="kid-1",ts="1700000000",nonce="bm9uY2U=",mac="abc/+="`
+			)
+		).toEqual(params);
 	});
 
 	it('tolerates line breaks and spaces from pasting, even inside a wrapped value', () => {
@@ -57,7 +66,9 @@ describe('parseAuthorization', () => {
 	});
 
 	it('accepts bare (unquoted) values', () => {
-		expect(parseAuthorization('MAC id=kid-1, ts=1700000000, nonce=bm9uY2U=, mac=abc/+=')).toEqual(params);
+		expect(parseAuthorization('MAC id=kid-1, ts=1700000000, nonce=bm9uY2U=, mac=abc/+=')).toEqual(
+			params
+		);
 	});
 
 	it.each([

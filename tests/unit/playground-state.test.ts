@@ -13,7 +13,9 @@ async function header(playground: Playground) {
 describe('Playground', () => {
 	it('signs the draft example to its correct mac', async () => {
 		const playground = new Playground(draft);
-		expect(playground.base).toBe('1336363200\ndj83hs9s\nGET\n/resource/1?b=1&a=2\nexample.com\n80\n\n');
+		expect(playground.base).toBe(
+			'1336363200\ndj83hs9s\nGET\n/resource/1?b=1&a=2\nexample.com\n80\n\n'
+		);
 		expect(await header(playground)).toBe(
 			'MAC id="h480djs93hd8",ts="1336363200",nonce="dj83hs9s",mac="6T3zZzy2Emppni6bzL7kdRxUWL4="'
 		);
@@ -34,7 +36,9 @@ describe('Playground', () => {
 		const base = `0012345678\nn0nce\nGET\n/account/basic-info/v1?client_id=cid%201\n${new URL(__OVERSEAS_BASE_URL__).hostname}\n443\n\n`;
 		expect(playground.base).toBe(base);
 		const mac = createHmac('sha1', 'sécret').update(base).digest('base64');
-		expect(await header(playground)).toBe(`MAC id="k1", ts="0012345678", nonce="n0nce", mac="${mac}"`);
+		expect(await header(playground)).toBe(
+			`MAC id="k1", ts="0012345678", nonce="n0nce", mac="${mac}"`
+		);
 	});
 
 	it('lets a manual operation override the scope rule', () => {
@@ -57,7 +61,10 @@ describe('Playground', () => {
 	it('signs a non-decimal ts exactly as typed, with a warning that does not block', async () => {
 		const playground = new Playground();
 		playground.setTs('1700000000000');
-		expect(playground.messages.ts).toEqual({ message: expect.stringMatching(/milliseconds/), blocking: false });
+		expect(playground.messages.ts).toEqual({
+			message: expect.stringMatching(/milliseconds/),
+			blocking: false
+		});
 		expect(await header(playground)).toContain('ts="1700000000000"');
 		playground.setTs('');
 		expect(playground.fixedTs).toBeNull();
@@ -67,10 +74,20 @@ describe('Playground', () => {
 		const playground = new Playground();
 		playground.clientId = 'kept';
 		const message = playground.pasteCredential(
-			JSON.stringify({ kid: 'pasted', mac_key: 'pk', token_type: 'mac', mac_algorithm: 'rsa', scopeSet: ['basic_info'] })
+			JSON.stringify({
+				kid: 'pasted',
+				mac_key: 'pk',
+				token_type: 'mac',
+				mac_algorithm: 'rsa',
+				scopeSet: ['basic_info']
+			})
 		);
 		expect(message).toMatch(/mac_algorithm "rsa" is not supported/);
-		expect([playground.kid, playground.macKey, playground.clientId]).toEqual(['pasted', 'pk', 'kept']);
+		expect([playground.kid, playground.macKey, playground.clientId]).toEqual([
+			'pasted',
+			'pk',
+			'kept'
+		]);
 		expect(playground.pasteCredential('{oops')).toMatch(/not JSON/);
 		expect(playground.kid).toBe('pasted');
 	});

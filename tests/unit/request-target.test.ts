@@ -3,16 +3,21 @@ import { requestTarget } from '$lib/mac';
 
 describe('requestTarget', () => {
 	it('splits an https URL into URI, host and the default port 443', () => {
-		expect(requestTarget('https://open.tapapis.cn/account/profile/v1?client_id=abc')).toMatchObject({
-			uri: '/account/profile/v1?client_id=abc',
-			host: 'open.tapapis.cn',
-			port: '443'
-		});
+		expect(requestTarget('https://open.tapapis.cn/account/profile/v1?client_id=abc')).toMatchObject(
+			{
+				uri: '/account/profile/v1?client_id=abc',
+				host: 'open.tapapis.cn',
+				port: '443'
+			}
+		);
 	});
 
 	it('uses 80 for http and the explicit port when there is one', () => {
 		expect(requestTarget('http://example.com/r').port).toBe('80');
-		expect(requestTarget('https://example.com:8443/r')).toMatchObject({ host: 'example.com', port: '8443' });
+		expect(requestTarget('https://example.com:8443/r')).toMatchObject({
+			host: 'example.com',
+			port: '8443'
+		});
 		expect(requestTarget('https://example.com:443/r').port).toBe('443');
 	});
 

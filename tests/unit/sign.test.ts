@@ -24,7 +24,9 @@ describe('sign', () => {
 	it('keys and hashes as UTF-8, matching node:crypto', async () => {
 		const key = 'clé-秘密-🔑';
 		const text = '1700000000\nnönce\nGET\n/p?q=%E2%9C%93\nexample.com\n443\n\n';
-		const expected = createHmac('sha1', Buffer.from(key, 'utf8')).update(text, 'utf8').digest('base64');
+		const expected = createHmac('sha1', Buffer.from(key, 'utf8'))
+			.update(text, 'utf8')
+			.digest('base64');
 		expect(await sign(key, text)).toBe(expected);
 	});
 

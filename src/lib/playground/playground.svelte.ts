@@ -12,6 +12,7 @@ import {
 	parseCredential,
 	requestTarget,
 	timestamp,
+	timestampToDate,
 	utf8Bytes,
 	type BaseStringInput,
 	type Outcome,
@@ -97,7 +98,7 @@ export class Playground {
 	readonly target = $derived(attempt(() => requestTarget(this.url)));
 
 	readonly ts = $derived(this.fixedTs ?? timestamp(this.#clock.now, { pad10: this.pad10 }));
-	readonly tsDate = $derived(isTimestamp(this.ts) ? new Date(Number(this.ts) * 1000) : null);
+	readonly tsDate = $derived(timestampToDate(this.ts));
 
 	readonly baseInput: BaseStringInput = $derived({
 		ts: this.ts,

@@ -1,17 +1,24 @@
 // Takes screenshots of every page at 360 px and 1280 px, light and dark, for a person to look at.
-// Usage: npm run build && npm run preview (under BASE_PATH), then `node scripts/screenshots.js [base URL]`.
+// Usage: npm run build && npm run preview (under BASE_PATH), then `node tests/tools/screenshots.js [base URL]`.
 import { chromium } from '@playwright/test';
 import { existsSync, mkdirSync } from 'node:fs';
 
 const baseUrl = process.argv[2] ?? 'http://127.0.0.1:4173/mac-token-playground/';
 const pages = (process.argv[3] ?? '').split(',').filter(Boolean);
 const paths = pages.length > 0 ? pages : [''];
-const executablePath = process.env.CHROMIUM_PATH ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
+const executablePath =
+	process.env.CHROMIUM_PATH ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
 
 mkdirSync('screenshots', { recursive: true });
 const browser = await chromium.launch({
 	executablePath,
-	args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+	args: [
+		'--no-sandbox',
+		'--disable-gpu',
+		'--disable-background-networking',
+		'--disable-component-update',
+		'--disable-sync'
+	]
 });
 for (const path of paths) {
 	for (const width of [360, 1280]) {
@@ -27,7 +34,11 @@ for (const path of paths) {
 			const height = await page.evaluate(() => document.documentElement.scrollHeight);
 			for (let y = 0, part = 1; width < 800 && y < height; y += 1000, part++) {
 				const clip = { x: 0, y, width, height: Math.min(1000, height - y) };
-				await page.screenshot({ path: file.replace('.png', `-part${part}.png`), fullPage: true, clip });
+				await page.screenshot({
+					path: file.replace('.png', `-part${part}.png`),
+					fullPage: true,
+					clip
+				});
 			}
 			await page.close();
 		}
