@@ -1,0 +1,253 @@
+// Relative imports, not $lib: this file also runs under plain Node in the relay's --sandbox mode.
+import { baseString, parseAuthorization, requestTarget, sign } from '../mac';
+import { MacInputError } from '../mac/errors';
+import { isTimestamp, nonce as makeNonce } from '../mac/ts-nonce';
+import { ERROR_CODES, type ErrorCode } from '../service/error-codes';
+import { wrap } from '../service/envelope';
+import { DEMO_ACCOUNTS, DEMO_APPLICATIONS, DEMO_USERS, DEMO_VENDOR_ID } from './accounts';
+import { openid, unionid } from './identifiers';
+
+export interface SandboxToken {
+	kid: string;
+	macKey: string;
+	accountId: string;
+	userId: string;
+	clientId: string;
+	scopes: string[];
+	status: 'valid' | 'invalid';
+	/** Why the token became Invalid (spec §3). */
+	invalidatedBy?: string;
+}
+
+/** Everything the sandbox remembers. A plain object, so a page can make it reactive from outside. */
+export interface SandboxState {
+	tokens: SandboxToken[];
+	/** Accepted clock difference for ts, in seconds either way: a sandbox assumption (spec §5.8 leaves it open). */
+	windowSeconds: number;
+	/** How far the sandbox's clock runs ahead of this machine's, to show invalid_time and its cure. */
+	clockSkewSeconds: number;
+	/** Fault switch: the next N requests get server_error. */
+	failNext: number;
+	/** kid + nonce → when the nonce may be used again (ms). */
+	usedNonces: Record<string, number>;
+	logins: number;
+}
+
+export function initialSandboxState(): SandboxState {
+	return {
+		tokens: DEMO_ACCOUNTS.map((account) => ({
+			kid: account.kid,
+			macKey: account.macKey,
+			accountId: account.id,
+			userId: account.userId,
+			clientId: account.clientId,
+			scopes: [...account.scopes],
+			status: 'valid'
+		})),
+		windowSeconds: 300,
+		clockSkewSeconds: 0,
+		failNext: 0,
+		usedNonces: {},
+		logins: 0
+	};
+}
+
+export function vendorOf(clientId: string): string {
+	return DEMO_APPLICATIONS.find((app) => app.clientId === clientId)?.vendorId ?? DEMO_VENDOR_ID;
+}
+
+export const OPERATION_PATHS = {
+	'/account/basic-info/v1': 'basic_info',
+	'/account/profile/v1': 'public_profile'
+} as const;
+
+/** Thrown when the request's host is not one the sandbox answers for: as if DNS found nothing. */
+export class SandboxUnreachable extends Error {
+	override name = 'SandboxUnreachable';
+}
+
+export interface SandboxOptions {
+	/** Hosts the sandbox answers for (the deployments' hosts). */
+	hosts: () => readonly string[];
+	now?: () => number;
+}
+
+/** What the service of the spec does, as a web-standard fetch handler: the browser and Node share it. */
+export class SandboxService {
+	constructor(
+		readonly state: SandboxState,
+		private readonly options: SandboxOptions
+	) {}
+
+	now(): number {
+		return (this.options.now?.() ?? Date.now()) + this.state.clockSkewSeconds * 1000;
+	}
+
+	async handle(request: Request): Promise<Response> {
+		const url = new URL(request.url);
+		if (!this.options.hosts().includes(url.hostname)) {
+			throw new SandboxUnreachable(
+				`The sandbox answers only for ${this.options.hosts().join(' and ')}, not ${url.hostname}.`
+			);
+		}
+		const now = this.now();
+		if (this.state.failNext > 0) {
+			this.state.failNext -= 1;
+			return this.error(
+				now,
+				'server_error',
+				'The sandbox was told to fail this request (fault switch).'
+			);
+		}
+		if (request.method !== 'GET') {
+			return this.error(now, 'invalid_request', `Only GET is supported, not ${request.method}.`);
+		}
+		const scope = OPERATION_PATHS[url.pathname as keyof typeof OPERATION_PATHS];
+		if (!scope) return this.error(now, 'not_found', `No resource at ${url.pathname}.`);
+
+		const header = request.headers.get('authorization');
+		if (header === null)
+			return this.error(now, 'invalid_request', 'The Authorization header is missing.');
+		let params;
+		try {
+			params = parseAuthorization(header);
+		} catch (error) {
+			const reason = error instanceof MacInputError ? error.message : 'unreadable';
+			return this.error(now, 'invalid_request', `The Authorization header is malformed: ${reason}`);
+		}
+		const clientId = url.searchParams.get('client_id');
+		if (!clientId) return this.error(now, 'invalid_request', 'The client_id parameter is missing.');
+
+		const ts = Number(params.ts);
+		if (!isTimestamp(params.ts)) {
+			return this.error(now, 'invalid_time', `ts "${params.ts}" is not decimal whole seconds.`);
+		}
+		const offBy = ts - Math.floor(now / 1000);
+		if (Math.abs(offBy) > this.state.windowSeconds) {
+			const side = offBy > 0 ? 'ahead of' : 'behind';
+			return this.error(
+				now,
+				'invalid_time',
+				`ts is ${Math.abs(offBy)} s ${side} the server's clock; the sandbox accepts ±${this.state.windowSeconds} s.`
+			);
+		}
+
+		const token = this.state.tokens.find((candidate) => candidate.kid === params.id);
+		if (!token) return this.error(now, 'access_denied', `Unknown kid "${params.id}".`);
+
+		// Rebuild the base string from the request as received, exactly as a signer builds it.
+		const target = requestTarget(request.url);
+		const base = baseString({
+			ts: params.ts,
+			nonce: params.nonce,
+			method: request.method,
+			uri: target.uri,
+			host: target.host,
+			port: target.port,
+			ext: params.ext ?? ''
+		});
+		const expected = await sign(token.macKey, base);
+		if (expected !== params.mac) {
+			return this.error(now, 'access_denied', 'The mac does not match the request.', {
+				sandbox_base_string: base
+			});
+		}
+		if (token.status === 'invalid') {
+			return this.error(
+				now,
+				'access_denied',
+				`The token is no longer valid: ${token.invalidatedBy}.`
+			);
+		}
+		this.forgetOldNonces(now);
+		const nonceKey = `${params.id}\n${params.nonce}`;
+		if (this.state.usedNonces[nonceKey] !== undefined) {
+			return this.error(
+				now,
+				'invalid_request',
+				'This nonce was already used within the time window.'
+			);
+		}
+		this.state.usedNonces[nonceKey] = now + this.state.windowSeconds * 1000;
+
+		if (clientId !== token.clientId) {
+			return this.error(
+				now,
+				'invalid_client',
+				`client_id "${clientId}" is not the application this token was issued to.`
+			);
+		}
+		if (!token.scopes.includes(scope)) {
+			return this.error(now, 'forbidden', `The user did not grant ${scope}.`);
+		}
+		return this.respond(now, 200, wrap(this.resource(token, scope), true, now));
+	}
+
+	/** Spec §3: the user changed their account security information or revoked the authorization. */
+	invalidate(kid: string, reason: string): void {
+		const token = this.state.tokens.find((candidate) => candidate.kid === kid);
+		if (token && token.status === 'valid') {
+			token.status = 'invalid';
+			token.invalidatedBy = reason;
+		}
+	}
+
+	/** A new login of the same account: a fresh credential, as the SDK would hand out. */
+	login(accountId: string): SandboxToken {
+		const account = DEMO_ACCOUNTS.find((candidate) => candidate.id === accountId);
+		if (!account) throw new Error(`No demo account ${accountId}`);
+		this.state.logins += 1;
+		const token: SandboxToken = {
+			kid: `${account.kid}-${this.state.logins}`,
+			macKey: makeNonce('letters'),
+			accountId: account.id,
+			userId: account.userId,
+			clientId: account.clientId,
+			scopes: [...account.scopes],
+			status: 'valid'
+		};
+		this.state.tokens.push(token);
+		return token;
+	}
+
+	private resource(token: SandboxToken, scope: string): Record<string, string> {
+		const user = DEMO_USERS.find((candidate) => candidate.id === token.userId);
+		const ids = {
+			openid: openid(token.clientId, token.userId),
+			unionid: unionid(vendorOf(token.clientId), token.userId)
+		};
+		if (scope === 'basic_info') return ids;
+		return { name: user?.name ?? '', avatar: user?.avatar ?? '', ...ids };
+	}
+
+	private forgetOldNonces(now: number): void {
+		for (const [key, until] of Object.entries(this.state.usedNonces)) {
+			if (until < now) delete this.state.usedNonces[key];
+		}
+	}
+
+	private error(
+		now: number,
+		code: ErrorCode,
+		description: string,
+		extra: Record<string, string> = {}
+	): Response {
+		const body = wrap(
+			{ code: 0, error: code, error_description: description, msg: description, ...extra },
+			false,
+			now
+		);
+		return this.respond(now, ERROR_CODES[code].status, body);
+	}
+
+	private respond(now: number, status: number, body: unknown): Response {
+		return new Response(JSON.stringify(body), {
+			status,
+			headers: {
+				'content-type': 'application/json; charset=utf-8',
+				date: new Date(now).toUTCString(),
+				'cache-control': 'no-store'
+			}
+		});
+	}
+}
