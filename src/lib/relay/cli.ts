@@ -1,0 +1,124 @@
+import { initialSandboxState, SandboxService, SandboxUnreachable } from '../sandbox/service';
+import { createRelay, DEFAULT_ALLOWED_ORIGINS, DEFAULT_UPSTREAM_HOSTS } from './handler';
+import { nodeUpstream, resolveHost, serve } from './node';
+
+const USAGE = `Usage: npm run proxy -- [options]
+
+A relay for the account service, which answers no CORS preflight: the page sends the signed request
+here, and the relay forwards it unchanged.
+
+  --port N               port to listen on (default 8787; 0 picks a free one)
+  --host ADDRESS         address to listen on (default 127.0.0.1)
+  --allow-host HOST      also relay to HOST (repeatable; default: ${DEFAULT_UPSTREAM_HOSTS.join(', ')})
+  --allow-origin ORIGIN  pages allowed to use the relay (repeatable; replaces the default:
+                         ${DEFAULT_ALLOWED_ORIGINS.join(', ')})
+  --connect-to HOST=IP:PORT
+                         reach HOST at IP:PORT over plain HTTP, passing Host and X-Forwarded-Proto
+  --timeout SECONDS      upstream time limit (default 10)
+  --max-bytes N          largest upstream response relayed (default 1048576)
+  --sandbox              answer with the built-in sandbox service instead of the real one
+  --serve-sandbox        be the sandbox service itself (no relay), for a relay in front of it
+  --help                 this text
+`;
+
+interface Args {
+	port: number;
+	host: string;
+	allowHosts: string[];
+	allowOrigins: string[];
+	connectTo: Map<string, string>;
+	timeoutMs: number;
+	maxBytes: number;
+	sandbox: boolean;
+	serveSandbox: boolean;
+}
+
+export function parseArgs(argv: readonly string[]): Args | string {
+	const args: Args = {
+		port: 8787,
+		host: '127.0.0.1',
+		allowHosts: [...DEFAULT_UPSTREAM_HOSTS],
+		allowOrigins: [],
+		connectTo: new Map(),
+		timeoutMs: 10_000,
+		maxBytes: 1024 * 1024,
+		sandbox: false,
+		serveSandbox: false
+	};
+	for (let i = 0; i < argv.length; i++) {
+		const flag = argv[i];
+		const value = (): string => {
+			const next = argv[++i];
+			if (next === undefined) throw new Error(`${flag} needs a value`);
+			return next;
+		};
+		try {
+			if (flag === '--help' || flag === '-h') return USAGE;
+			else if (flag === '--port') args.port = Number(value());
+			else if (flag === '--host') args.host = value();
+			else if (flag === '--allow-host') args.allowHosts.push(value().toLowerCase());
+			else if (flag === '--allow-origin') args.allowOrigins.push(value());
+			else if (flag === '--connect-to') {
+				const [host, address] = value().split('=');
+				if (!host || !address?.includes(':')) throw new Error('--connect-to takes HOST=IP:PORT');
+				args.connectTo.set(host.toLowerCase(), address);
+			} else if (flag === '--timeout') args.timeoutMs = Number(value()) * 1000;
+			else if (flag === '--max-bytes') args.maxBytes = Number(value());
+			else if (flag === '--sandbox') args.sandbox = true;
+			else if (flag === '--serve-sandbox') args.serveSandbox = true;
+			else throw new Error(`Unknown option ${flag}`);
+		} catch (error) {
+			return `${(error as Error).message}\n\n${USAGE}`;
+		}
+	}
+	if (!Number.isInteger(args.port) || args.port < 0 || args.port > 65535)
+		return `--port must be 0 to 65535\n\n${USAGE}`;
+	return args;
+}
+
+export async function main(
+	argv: readonly string[]
+): Promise<{ url: string; close: () => Promise<void> } | null> {
+	const args = parseArgs(argv);
+	if (typeof args === 'string') {
+		console.log(args);
+		return null;
+	}
+	const sandbox = new SandboxService(initialSandboxState(), { hosts: () => args.allowHosts });
+	const sandboxHandler = async (request: Request) => {
+		try {
+			return await sandbox.handle(request);
+		} catch (error) {
+			if (!(error instanceof SandboxUnreachable)) throw error;
+			return new Response(JSON.stringify({ message: error.message }), { status: 502 });
+		}
+	};
+	if (args.serveSandbox) {
+		const server = await serve(sandboxHandler, {
+			host: args.host,
+			port: args.port,
+			trustForwarded: true
+		});
+		console.log(
+			`sandbox service listening on ${server.url} (answers for ${args.allowHosts.join(', ')})`
+		);
+		return server;
+	}
+	const relay = createRelay({
+		allowHosts: args.allowHosts,
+		allowOrigins: args.allowOrigins.length > 0 ? args.allowOrigins : DEFAULT_ALLOWED_ORIGINS,
+		upstream: args.sandbox
+			? (url, init) => sandboxHandler(new Request(url, { headers: init.headers }))
+			: nodeUpstream(args.connectTo),
+		resolveHost,
+		trustedHosts: args.sandbox ? args.allowHosts : [...args.connectTo.keys()],
+		timeoutMs: args.timeoutMs,
+		maxBytes: args.maxBytes
+	});
+	const server = await serve(relay, { host: args.host, port: args.port });
+	console.log(
+		`relay listening on ${server.url}${args.sandbox ? ' (answering with the sandbox service)' : ''}`
+	);
+	console.log(`proxy setting for the page: ${server.url}/ (prefix) or ${server.url}/?url={url} (template)`);
+	return server;
+}

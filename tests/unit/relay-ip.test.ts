@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { isIpLiteral, isPublicAddress } from '$lib/relay/ip';
+import { upstreamFromRelayUrl } from '$lib/relay/handler';
+
+describe('isPublicAddress', () => {
+	it.each([
+		'127.0.0.1',
+		'127.8.9.1',
+		'10.1.2.3',
+		'172.16.0.1',
+		'172.31.255.255',
+		'192.168.1.1',
+		'169.254.169.254',
+		'100.64.0.1',
+		'0.0.0.0',
+		'224.0.0.1',
+		'::1',
+		'[::1]',
+		'::',
+		'fe80::1',
+		'fd00::1',
+		'::ffff:127.0.0.1',
+		'::ffff:10.0.0.1'
+	])('refuses %s', (address) => expect(isPublicAddress(address)).toBe(false));
+
+	it.each(['93.184.216.34', '172.32.0.1', '8.8.8.8', '2606:4700::1111', '::ffff:8.8.8.8'])(
+		'allows %s',
+		(address) => expect(isPublicAddress(address)).toBe(true)
+	);
+
+	it('tells IP literals from names', () => {
+		expect(isIpLiteral('10.0.0.1')).toBe(true);
+		expect(isIpLiteral('[::1]')).toBe(true);
+		expect(isIpLiteral('open.tapapis.cn')).toBe(false);
+	});
+});
+
+describe('upstreamFromRelayUrl', () => {
+	it('reads the template form ?url=<encoded>', () => {
+		const upstream = 'https://open.tapapis.cn/account/basic-info/v1?client_id=a%20b&x=+';
+		expect(upstreamFromRelayUrl(`http://127.0.0.1:8787/?url=${encodeURIComponent(upstream)}`)).toBe(
+			upstream
+		);
+	});
+
+	it('reads the prefix form, keeping the URI bytes as they came', () => {
+		expect(
+			upstreamFromRelayUrl('http://127.0.0.1:8787/https://open.tapapis.cn/a%2Fb?q=%7e&r=+')
+		).toBe('https://open.tapapis.cn/a%2Fb?q=%7e&r=+');
+	});
+
+	it('gives null for anything else', () => {
+		expect(upstreamFromRelayUrl('http://127.0.0.1:8787/')).toBeNull();
+		expect(upstreamFromRelayUrl('http://127.0.0.1:8787/favicon.ico')).toBeNull();
+	});
+});
