@@ -4,6 +4,7 @@ import { defineConfig, devices } from '@playwright/test';
 // The end-to-end tests run against the production build served under a base path, as GitHub Pages serves it.
 export const BASE_PATH = '/mac-token-playground';
 const PORT = 4173;
+export const RELAY_PORT = 8788;
 
 // A machine with a browser uses it: CHROMIUM_PATH, else Debian's chromium. Playwright's own download is
 // only the fallback, so no step tries to fetch a browser where one is installed.
@@ -33,11 +34,20 @@ export default defineConfig({
 			]
 		}
 	},
-	webServer: {
-		command: `npm run build && npm run preview -- --host 127.0.0.1 --port ${PORT} --strictPort`,
-		url: `http://127.0.0.1:${PORT}${BASE_PATH}/`,
-		env: { BASE_PATH },
-		reuseExistingServer: !process.env.CI,
-		timeout: 180_000
-	}
+	webServer: [
+		{
+			command: `npm run build && npm run preview -- --host 127.0.0.1 --port ${PORT} --strictPort`,
+			url: `http://127.0.0.1:${PORT}${BASE_PATH}/`,
+			env: { BASE_PATH },
+			reuseExistingServer: !process.env.CI,
+			timeout: 180_000
+		},
+		{
+			// The reference relay answering with the sandbox service: browser → relay → service, offline.
+			command: `npm run proxy -- --sandbox --port ${RELAY_PORT} --allow-origin http://127.0.0.1:${PORT}`,
+			url: `http://127.0.0.1:${RELAY_PORT}/`,
+			reuseExistingServer: !process.env.CI,
+			timeout: 60_000
+		}
+	]
 });

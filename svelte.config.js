@@ -46,12 +46,21 @@ const config = {
 				// Nothing loads from anywhere but this origin unless a directive below says so.
 				'default-src': ['self'],
 				'script-src': ['self'],
-				// Svelte scopes styles into emitted CSS files; no inline <style> or style="" is needed.
-				'style-src': ['self'],
+				// Svelte scopes styles into emitted CSS files. The one inline style is the style="" of
+				// Kit's route announcer: 'unsafe-hashes' with its hash allows exactly that attribute and no
+				// other (an e2e test fails on any CSP violation, so a Kit upgrade that changes it is caught).
+				'style-src': [
+					'self',
+					'unsafe-hashes',
+					'sha256-S8qMpvofolR8Mpjy4kQvEm7m1q8clzU4dfDH0AmvZjo='
+				],
 				// Icons and images are local; data: for the inline SVG favicon.
 				'img-src': ['self', 'data:'],
-				// The playground calls no server: signing happens in this tab with SubtleCrypto.
-				'connect-src': ['self'],
+				// Signing happens in this tab; the only requests are the ones a user sends. The Direct target
+				// calls the service over https; the Proxy target calls a relay the user names, which may be
+				// deployed on any https host, or run locally with `npm run proxy` over plain http. So: any
+				// https origin, and http to loopback only, where the header cannot be read on the wire.
+				'connect-src': ['self', 'https:', 'http://127.0.0.1:*', 'http://localhost:*'],
 				'font-src': ['self'],
 				// No plugins, ever.
 				'object-src': ['none'],

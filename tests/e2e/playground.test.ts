@@ -13,6 +13,8 @@ test.beforeEach(async ({ page }) => {
 		throw error;
 	});
 	await page.goto('./');
+	// The header is rendered only once the page has hydrated: typing before that would be lost.
+	await expect(page.getByTestId('authorization-header')).toBeVisible();
 });
 
 test("the worked example preset gives the draft's correct mac, header, curl and escaped base string", async ({

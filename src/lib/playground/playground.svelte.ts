@@ -74,7 +74,11 @@ export class Playground {
 	fixedTs = $state<string | null>(null);
 	pad10 = $state(false);
 	nonce = $state('');
+	/** True once the user typed a nonce: then every send reuses it instead of drawing a new one. */
+	nonceFixed = $state(false);
 	nonceKind = $state<NonceKind>('base64');
+	/** Server clock minus this machine's, learnt from an invalid_time answer; the live ts follows it. */
+	clockOffsetSeconds = $state(0);
 	headerSpace = $state(false);
 
 	#clock = new LiveClock();
@@ -97,7 +101,10 @@ export class Playground {
 	readonly url = $derived(this.customUrl ?? this.composedUrl);
 	readonly target = $derived(attempt(() => requestTarget(this.url)));
 
-	readonly ts = $derived(this.fixedTs ?? timestamp(this.#clock.now, { pad10: this.pad10 }));
+	readonly ts = $derived(
+		this.fixedTs ??
+			timestamp(this.#clock.now + this.clockOffsetSeconds * 1000, { pad10: this.pad10 })
+	);
 	readonly tsDate = $derived(timestampToDate(this.ts));
 
 	readonly baseInput: BaseStringInput = $derived({
@@ -194,6 +201,7 @@ export class Playground {
 		this.customUrl = preset.customUrl ?? null;
 		this.fixedTs = preset.ts ?? null;
 		this.nonce = preset.nonce ?? nonce(this.nonceKind);
+		this.nonceFixed = preset.nonce !== undefined;
 	}
 
 	/**
@@ -226,6 +234,19 @@ export class Playground {
 
 	newNonce(): void {
 		this.nonce = nonce(this.nonceKind);
+		this.nonceFixed = false;
+	}
+
+	/** A typed nonce is kept exactly, and reused by every send until a new one is drawn. */
+	setNonce(text: string): void {
+		this.nonce = text;
+		this.nonceFixed = true;
+	}
+
+	/** Signs out locally (spec §7, access_denied): the credential is forgotten, the request kept. */
+	signOut(): void {
+		this.kid = '';
+		this.macKey = '';
 	}
 
 	/** Typing a ts fixes it exactly as typed; an empty box goes back to the live clock. */

@@ -119,6 +119,8 @@ export async function main(
 	console.log(
 		`relay listening on ${server.url}${args.sandbox ? ' (answering with the sandbox service)' : ''}`
 	);
-	console.log(`proxy setting for the page: ${server.url}/ (prefix) or ${server.url}/?url={url} (template)`);
+	console.log(
+		`proxy setting for the page: ${server.url}/ (prefix) or ${server.url}/?url={url} (template)`
+	);
 	return server;
 }

@@ -61,6 +61,15 @@ export const OPERATION_PATHS = {
 	'/account/profile/v1': 'public_profile'
 } as const;
 
+const STATUS_TEXT: Record<number, string> = {
+	200: 'OK',
+	400: 'Bad Request',
+	401: 'Unauthorized',
+	403: 'Forbidden',
+	404: 'Not Found',
+	500: 'Internal Server Error'
+};
+
 /** Thrown when the request's host is not one the sandbox answers for: as if DNS found nothing. */
 export class SandboxUnreachable extends Error {
 	override name = 'SandboxUnreachable';
@@ -243,6 +252,7 @@ export class SandboxService {
 	private respond(now: number, status: number, body: unknown): Response {
 		return new Response(JSON.stringify(body), {
 			status,
+			statusText: STATUS_TEXT[status] ?? '',
 			headers: {
 				'content-type': 'application/json; charset=utf-8',
 				date: new Date(now).toUTCString(),

@@ -1,0 +1,25 @@
+import { MacInputError } from '../mac/errors';
+
+/**
+ * The URL that goes to a relay for an upstream URL. A setting with `{url}` is a template that takes
+ * the upstream URL encoded; any other setting is a prefix that the upstream URL is appended to as is.
+ */
+export function proxyRequestUrl(setting: string, upstreamUrl: string): string {
+	const text = setting.trim();
+	if (text === '')
+		throw new MacInputError(
+			'proxy',
+			"Enter the relay's address, e.g. http://127.0.0.1:8787/ (start one with npm run proxy)."
+		);
+	if (!/^https?:\/\//i.test(text))
+		throw new MacInputError('proxy', "The relay's address must start with http:// or https://.");
+	const url = text.includes('{url}')
+		? text.replaceAll('{url}', encodeURIComponent(upstreamUrl))
+		: text + upstreamUrl;
+	try {
+		new URL(url);
+	} catch {
+		throw new MacInputError('proxy', `"${text}" does not make a valid URL.`);
+	}
+	return url;
+}

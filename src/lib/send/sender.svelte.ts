@@ -1,0 +1,175 @@
+import { createContext } from 'svelte';
+import { attempt, type Outcome } from '../mac/errors';
+import type { Playground } from '../playground/playground.svelte';
+import type { Sandbox } from '../sandbox/sandbox.svelte';
+import { explainResponse, type Explanation } from './explain';
+import { proxyRequestUrl } from './proxy-url';
+import { sendRequest, type SendOutcome, type Target } from './send';
+
+/** Spec §7 and §8: at most 3 attempts after server_error. */
+export const MAX_ATTEMPTS = 3;
+/** The short wait before a retry, growing with each attempt. */
+export const RETRY_DELAY_MS = 700;
+const PROXY_SETTING_KEY = 'mac-playground:proxy-setting';
+
+export interface Attempt {
+	number: number;
+	atMs: number;
+	summary: string;
+	serverError: boolean;
+}
+
+export interface SendResult {
+	target: Target;
+	upstreamUrl: string;
+	requestUrl: string;
+	kid: string;
+	authorization: string | null;
+	outcome: SendOutcome;
+	explanation: Explanation | null;
+}
+
+function summarize(outcome: SendOutcome, explanation: Explanation | null): string {
+	if (outcome.kind === 'fault') return outcome.message;
+	const code = explanation?.kind === 'error' ? ` ${explanation.code}` : '';
+	return `${outcome.status}${code} in ${outcome.elapsedMs} ms`;
+}
+
+/** Sending the playground's request: the target, the retries after server_error, and what came back. */
+export class Sender {
+	target = $state<Target>('sandbox');
+	proxySetting = $state('http://127.0.0.1:8787/');
+	omitAuthorization = $state(false);
+	busy = $state(false);
+	result = $state<SendResult | null>(null);
+	attempts = $state<Attempt[]>([]);
+	/** Set when server_error came back on every allowed attempt. */
+	gaveUp = $state(false);
+	/** A request the service said not to resubmit (forbidden, not_found). */
+	refused = $state<{ key: string; code: string } | null>(null);
+
+	readonly upstreamUrl: string | null;
+	readonly proxyUrl: Outcome<string> | null;
+	readonly requestUrl: string | null;
+	readonly requestKey: string;
+	readonly isRefused: boolean;
+	/** Why Send is unavailable right now, or null. */
+	readonly cannotSend: string | null;
+
+	private readonly playground: Playground;
+	private readonly sandbox: Sandbox;
+	private readonly storage: Pick<Storage, 'getItem' | 'setItem'> | null;
+
+	constructor(
+		playground: Playground,
+		sandbox: Sandbox,
+		storage: Pick<Storage, 'getItem' | 'setItem'> | null = null
+	) {
+		this.playground = playground;
+		this.sandbox = sandbox;
+		this.storage = storage;
+		this.proxySetting = storage?.getItem(PROXY_SETTING_KEY) ?? this.proxySetting;
+		this.upstreamUrl = $derived(
+			this.playground.target.ok ? this.playground.target.value.href : null
+		);
+		this.proxyUrl = $derived(
+			this.upstreamUrl === null
+				? null
+				: attempt(() => proxyRequestUrl(this.proxySetting, this.upstreamUrl ?? ''))
+		);
+		this.requestUrl = $derived(
+			this.target !== 'proxy' ? this.upstreamUrl : this.proxyUrl?.ok ? this.proxyUrl.value : null
+		);
+		this.requestKey = $derived(`${this.upstreamUrl}\n${this.playground.kid}`);
+		this.isRefused = $derived(this.refused?.key === this.requestKey);
+
+		this.cannotSend = $derived.by(() => {
+			if (this.playground.blockingFields.length > 0)
+				return `Fix ${this.playground.blockingFields.join(', ')} first.`;
+			if (this.target === 'proxy' && this.proxyUrl && !this.proxyUrl.ok)
+				return this.proxyUrl.error.message;
+			if (this.isRefused) {
+				return `The service answered ${this.refused?.code} to this exact request, and spec §7 says not to send it again. Change the request to send.`;
+			}
+			return null;
+		});
+	}
+
+	/** The relay address is not a secret: it is remembered on this device. */
+	setProxySetting(text: string): void {
+		this.proxySetting = text;
+		this.storage?.setItem(PROXY_SETTING_KEY, text);
+	}
+
+	async send(): Promise<void> {
+		if (this.busy || this.cannotSend) return;
+		this.busy = true;
+		this.attempts = [];
+		this.gaveUp = false;
+		try {
+			for (let number = 1; number <= MAX_ATTEMPTS; number++) {
+				if (number > 1)
+					await new Promise((done) => setTimeout(done, RETRY_DELAY_MS * (number - 1)));
+				const result = await this.sendOnce();
+				if (!result) return;
+				this.result = result;
+				const serverError =
+					result.explanation?.kind === 'error' && result.explanation.code === 'server_error';
+				this.attempts.push({
+					number,
+					atMs: Date.now(),
+					summary: summarize(result.outcome, result.explanation),
+					serverError
+				});
+				if (!serverError) break;
+				if (number === MAX_ATTEMPTS) this.gaveUp = true;
+			}
+			const explanation = this.result?.explanation;
+			if (
+				explanation?.kind === 'error' &&
+				(explanation.code === 'forbidden' || explanation.code === 'not_found')
+			) {
+				this.refused = { key: this.requestKey, code: explanation.code };
+			}
+		} finally {
+			this.busy = false;
+		}
+	}
+
+	/** One request with a fresh nonce (unless the user typed one) and the ts of this moment. */
+	private async sendOnce(): Promise<SendResult | null> {
+		if (!this.playground.nonceFixed) this.playground.newNonce();
+		const signed = await this.playground.signed;
+		const upstreamUrl = this.upstreamUrl;
+		const requestUrl = this.requestUrl;
+		if (!signed?.ok || upstreamUrl === null || requestUrl === null) return null;
+		const authorization = this.omitAuthorization ? null : signed.value.header;
+		const outcome = await sendRequest({
+			target: this.target,
+			requestUrl,
+			authorization,
+			sandbox: (request) => this.sandbox.service.handle(request)
+		});
+		const explanation =
+			outcome.kind === 'response' && outcome.relayError === null
+				? explainResponse({
+						status: outcome.status,
+						body: outcome.body,
+						date: outcome.headers.find(([name]) => name === 'date')?.[1] ?? null,
+						receivedAtMs: Date.now()
+					})
+				: null;
+		return {
+			target: this.target,
+			upstreamUrl,
+			requestUrl,
+			kid: this.playground.kid,
+			authorization,
+			outcome,
+			explanation
+		};
+	}
+}
+
+const [getSender, setSender] = createContext<Sender>();
+export { getSender, setSender };
