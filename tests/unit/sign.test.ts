@@ -46,3 +46,23 @@ describe('sign', () => {
 		await expect(sign('', draftExample)).rejects.toMatchObject({ field: 'mac_key' });
 	});
 });
+
+describe('hmac with a key given as bytes', () => {
+	it('uses the bytes as-is, not their text form (the Base64-decoded mac_key mistake)', async () => {
+		const raw = Uint8Array.from([0x00, 0xff, 0x10, 0x80, 0x7f]);
+		const expected = createHmac('sha1', Buffer.from(raw)).update(draftExample).digest('base64');
+		expect((await hmac(raw, draftExample)).base64).toBe(expected);
+		expect((await hmac(raw, draftExample)).base64).not.toBe(
+			(await hmac('\u0000\u00ff\u0010\u0080\u007f', draftExample)).base64
+		);
+	});
+
+	it('gives the same digest for the UTF-8 bytes of a key as for the key', async () => {
+		const bytes = new TextEncoder().encode('489dks293j39');
+		expect((await hmac(bytes, draftExample)).base64).toBe('6T3zZzy2Emppni6bzL7kdRxUWL4=');
+	});
+
+	it('refuses zero bytes like an empty mac_key', async () => {
+		await expect(hmac(new Uint8Array(0), draftExample)).rejects.toMatchObject({ field: 'mac_key' });
+	});
+});

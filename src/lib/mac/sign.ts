@@ -13,22 +13,24 @@ export interface Digest {
 
 /**
  * HMAC over `text` keyed with `macKey`, both taken as UTF-8 (spec §5.4), through SubtleCrypto so that
- * the browser, Node and an edge runtime share one implementation.
+ * the browser, Node and an edge runtime share one implementation. A key given as bytes is used
+ * as-is, so that a diagnosis can reproduce signers that Base64-decode the mac_key first.
  */
 export async function hmac(
-	macKey: string,
+	macKey: string | Uint8Array,
 	text: string,
 	hash: 'SHA-1' | 'SHA-256' = 'SHA-1'
 ): Promise<Digest> {
 	// SubtleCrypto refuses a zero-length HMAC key with an opaque DataError; say what is wrong instead.
-	if (macKey === '')
+	if (macKey.length === 0)
 		throw new MacInputError(
 			'mac_key',
 			'mac_key is empty: paste the key from the SDK login result.'
 		);
 	const key = await crypto.subtle.importKey(
 		'raw',
-		utf8Bytes(macKey),
+		// A copy made here: SubtleCrypto wants an ArrayBuffer of this realm, not a view of a shared one.
+		typeof macKey === 'string' ? utf8Bytes(macKey) : new Uint8Array(macKey),
 		{ name: 'HMAC', hash },
 		false,
 		['sign']

@@ -1,0 +1,176 @@
+import { BASE_STRING_RULES } from '$lib/mac';
+
+export type InvisibleKind =
+	'cr' | 'tab' | 'leading-space' | 'trailing-space' | 'no-break-space' | 'zero-width' | 'control';
+
+export interface Invisible {
+	kind: InvisibleKind;
+	/** Index of the character in the line, in code points. */
+	index: number;
+}
+
+export interface DiffSegment {
+	text: string;
+	changed: boolean;
+}
+
+export interface LineDiff {
+	/** 1-based, as the spec numbers the seven lines. */
+	number: number;
+	/** The spec's name of the line ("request URI"), or "extra line" past the seventh. */
+	name: string;
+	/** Null when that side has no such line. */
+	expected: string | null;
+	actual: string | null;
+	/** Whether the line ends with LF; only the last pasted line can lack one. */
+	expectedTerminated: boolean;
+	actualTerminated: boolean;
+	same: boolean;
+	expectedSegments: DiffSegment[];
+	actualSegments: DiffSegment[];
+	/** Invisible characters in the pasted line, which a log shows as nothing. */
+	invisible: Invisible[];
+}
+
+export interface BaseStringDiff {
+	lines: LineDiff[];
+	same: boolean;
+	/** Number of the first line that differs, or null. */
+	firstDifference: number | null;
+	/** The paste shows `\n` as text and has no line breaks: offer unescapeBaseString. */
+	canUnescape: boolean;
+	notes: string[];
+}
+
+interface Line {
+	value: string;
+	terminated: boolean;
+}
+
+function splitLines(text: string): Line[] {
+	const parts = text.split('\n');
+	const lines = parts.map((value, index) => ({ value, terminated: index < parts.length - 1 }));
+	// The text after the last LF is a line only when it is not empty.
+	if (lines.at(-1)?.value === '') lines.pop();
+	return lines;
+}
+
+/** True when a log escaped the line breaks: `\n` as text, and no real line break inside. */
+export function hasEscapedLineBreaks(text: string): boolean {
+	return /\\n/.test(text) && !/[\r\n]/.test(text.replace(/[\r\n]+$/, ''));
+}
+
+/**
+ * The base string behind a log's escaped form: a JSON string literal as a whole when it is one,
+ * else `\n`, `\r`, `\t` and `\\` replaced.
+ */
+export function unescapeBaseString(text: string): string {
+	const trimmed = text.trim();
+	if (trimmed.startsWith('"') && trimmed.endsWith('"')) {
+		try {
+			const parsed: unknown = JSON.parse(trimmed);
+			if (typeof parsed === 'string') return parsed;
+		} catch {
+			// Not JSON after all: fall through to the plain escapes.
+		}
+	}
+	const escapes: Record<string, string> = { n: '\n', r: '\r', t: '\t', '\\': '\\' };
+	return text
+		.replace(/[\r\n]+$/, '')
+		.replace(/\\([nrt\\])/g, (_, char: string) => escapes[char] ?? char);
+}
+
+function invisibles(line: string): Invisible[] {
+	const chars = Array.from(line);
+	// A space counts as leading or trailing with only white space (a tab, the CR) beyond it.
+	const blank = (char: string | undefined) => char === ' ' || char === '\t' || char === '\r';
+	const lead = chars.findIndex((char) => !blank(char));
+	const leadEnd = lead < 0 ? chars.length : lead;
+	let trailStart = chars.length;
+	while (trailStart > leadEnd && blank(chars[trailStart - 1])) trailStart -= 1;
+	const found: Invisible[] = [];
+	chars.forEach((char, index) => {
+		const code = char.codePointAt(0) ?? 0;
+		let kind: InvisibleKind | null = null;
+		if (char === '\r') kind = 'cr';
+		else if (char === '\t') kind = 'tab';
+		else if (char === ' ' && index < leadEnd) kind = 'leading-space';
+		else if (char === ' ' && index >= trailStart) kind = 'trailing-space';
+		else if (char === '\u00a0') kind = 'no-break-space';
+		else if (/[\u200b-\u200d\u2060\ufeff]/.test(char)) kind = 'zero-width';
+		else if (code < 0x20 || code === 0x7f) kind = 'control';
+		if (kind !== null) found.push({ kind, index });
+	});
+	return found;
+}
+
+/** Marks the differing middle of two lines: common prefix and suffix stay unmarked. */
+export function segmentDiff(expected: string, actual: string): [DiffSegment[], DiffSegment[]] {
+	const a = Array.from(expected);
+	const b = Array.from(actual);
+	let prefix = 0;
+	while (prefix < a.length && prefix < b.length && a[prefix] === b[prefix]) prefix += 1;
+	let suffix = 0;
+	while (
+		suffix < a.length - prefix &&
+		suffix < b.length - prefix &&
+		a[a.length - 1 - suffix] === b[b.length - 1 - suffix]
+	)
+		suffix += 1;
+	const segments = (chars: string[]): DiffSegment[] =>
+		[
+			{ text: chars.slice(0, prefix).join(''), changed: false },
+			{ text: chars.slice(prefix, chars.length - suffix).join(''), changed: true },
+			{ text: chars.slice(chars.length - suffix).join(''), changed: false }
+		].filter((segment) => segment.text !== '');
+	return [segments(a), segments(b)];
+}
+
+/** Compares a base string pasted from a customer's log with the expected one, line by line. */
+export function diffBaseString(expected: string, actual: string): BaseStringDiff {
+	const want = splitLines(expected);
+	const got = splitLines(actual);
+	const lines: LineDiff[] = [];
+	for (let index = 0; index < Math.max(want.length, got.length); index += 1) {
+		const w = want[index];
+		const g = got[index];
+		const [expectedSegments, actualSegments] = segmentDiff(w?.value ?? '', g?.value ?? '');
+		lines.push({
+			number: index + 1,
+			name: BASE_STRING_RULES[index]?.name ?? 'extra line',
+			expected: w?.value ?? null,
+			actual: g?.value ?? null,
+			expectedTerminated: w?.terminated ?? false,
+			actualTerminated: g?.terminated ?? false,
+			same:
+				w !== undefined && g !== undefined && w.value === g.value && w.terminated === g.terminated,
+			expectedSegments,
+			actualSegments,
+			invisible: g === undefined ? [] : invisibles(g.value)
+		});
+	}
+	const first = lines.find((line) => !line.same);
+	return {
+		lines,
+		same: expected === actual,
+		firstDifference: first?.number ?? null,
+		canUnescape: hasEscapedLineBreaks(actual),
+		notes: notes(expected, actual, lines)
+	};
+}
+
+function notes(expected: string, actual: string, lines: LineDiff[]): string[] {
+	const result: string[] = [];
+	if (expected !== actual && expected.replace(/\n+$/, '') === actual.replace(/\n+$/, '')) {
+		result.push(
+			'Only the line feeds at the end differ. Logs and copying often drop them, so check the signing code before concluding.'
+		);
+	}
+	if (lines.some((line) => line.invisible.some((mark) => mark.kind === 'cr'))) {
+		result.push('The pasted lines end with CR LF; the base string uses LF alone.');
+	}
+	if (hasEscapedLineBreaks(actual)) {
+		result.push('The paste shows \\n as text: unescape it to compare the real lines.');
+	}
+	return result;
+}

@@ -1,0 +1,276 @@
+import { hmac, requestTarget, type Digest, type MacHeaderParams } from '$lib/mac';
+import {
+	MISTAKES,
+	type Candidate,
+	type Mistake,
+	type MistakeContext,
+	type MistakeId
+} from './mistakes';
+import {
+	canProduce,
+	keyIdentity,
+	renderBaseString,
+	sameMac,
+	variantIdentity,
+	type DigestEncoding,
+	type HashName,
+	type SigningInputs
+} from './signing-inputs';
+
+/** Hosts of the two deployments (spec §1); a page built for another deployment passes its own. */
+export const KNOWN_HOSTS: readonly string[] = ['open.tapapis.cn', 'open.tapapis.com'];
+
+export interface DiagnoseInput {
+	/** The customer's header: kid, ts, nonce, mac and ext. */
+	authorization: MacHeaderParams;
+	/** The method sent; GET when not given, as both operations are GET. */
+	method?: string;
+	/** The URL as the customer called it, or as we believe they did. */
+	url: string;
+	macKey: string;
+	knownHosts?: readonly string[];
+}
+
+export interface MistakeSummary {
+	id: MistakeId;
+	title: string;
+	fix: string;
+}
+
+/** One way of signing wrongly that gives exactly the customer's mac. */
+export interface Explanation {
+	/** The mistake's id, or two ids joined by "+" for a pair. */
+	id: string;
+	mistakes: MistakeSummary[];
+	title: string;
+	fix: string;
+	/** The prior likelihood, or the product of both for a pair; only for ordering. */
+	likelihood: number;
+	/** The base string this wrong signer produced. */
+	baseString: string;
+	hash: HashName;
+	encoding: DigestEncoding;
+	/** The key it used, in words (never the key itself). */
+	keyForm: string;
+}
+
+export type Verdict = 'match' | 'explained' | 'unexplained';
+
+export interface Diagnosis {
+	verdict: Verdict;
+	match: boolean;
+	/** The mac computed the correct way (spec §5). */
+	expectedMac: string;
+	expectedBaseString: string;
+	customerMac: string;
+	/** The mistakes, alone or in pairs, that reproduce the customer's mac; most likely first. */
+	explanations: Explanation[];
+	/** True when nothing reproduces the mac: the mac_key, or inputs this page cannot see, differ. */
+	keyOrUnseenInputs: boolean;
+	/** One paragraph for the page: the verdict in plain words. */
+	message: string;
+	/** Distinct ways of signing computed, the correct one included. */
+	variantsTried: number;
+}
+
+interface Variant {
+	inputs: SigningInputs;
+	parts: { mistake: Mistake; candidate: Candidate }[];
+}
+
+/**
+ * Computes the expected mac and, when the customer's differs, which catalogued mistakes reproduce
+ * it: every mistake alone, then every pair that does not conflict. Variants that give the same
+ * base string, key, hash and encoding are computed once, and only those whose hash and encoding
+ * can produce a mac shaped like the customer's are computed at all.
+ */
+export async function diagnose(input: DiagnoseInput): Promise<Diagnosis> {
+	const target = requestTarget(input.url);
+	const scheme = target.href.startsWith('http:') ? 'http' : 'https';
+	const context: MistakeContext = {
+		scheme,
+		explicitPort: new URL(target.href).port,
+		knownHosts: (input.knownHosts ?? KNOWN_HOSTS).map((host) => host.toLowerCase())
+	};
+	const { authorization } = input;
+	const correct: SigningInputs = {
+		ts: authorization.ts,
+		nonce: authorization.nonce,
+		method: (input.method ?? 'GET').toUpperCase(),
+		uri: target.uri,
+		host: target.host,
+		port: target.port,
+		ext: authorization.ext ?? '',
+		lineEnd: '\n',
+		ending: 'terminated',
+		key: input.macKey,
+		keyForm: 'the mac_key as given',
+		hash: 'SHA-1',
+		encoding: 'base64'
+	};
+	const customerMac = authorization.mac.trim();
+	const digests = new DigestCache();
+	const expectedBaseString = renderBaseString(correct);
+	const expectedMac = (await digests.get(correct, expectedBaseString)).base64;
+	const base = {
+		expectedMac,
+		expectedBaseString,
+		customerMac,
+		variantsTried: 1
+	};
+	if (expectedMac === customerMac) {
+		return {
+			...base,
+			verdict: 'match',
+			match: true,
+			explanations: [],
+			keyOrUnseenInputs: false,
+			message: 'The mac matches: the customer signs correctly with this mac_key and URL.'
+		};
+	}
+
+	const tried = new Set([variantIdentity(correct)]);
+	const singles = MISTAKES.flatMap((mistake) =>
+		mistake.variants(correct, context).map((candidate) => ({
+			inputs: candidate.inputs,
+			parts: [{ mistake, candidate }]
+		}))
+	);
+	let explanations = await reproduce(singles, customerMac, tried, digests);
+	if (explanations.length === 0) {
+		explanations = await reproduce(pairs(singles, context), customerMac, tried, digests);
+	}
+	base.variantsTried = tried.size;
+	if (explanations.length > 0) {
+		const [first] = explanations;
+		return {
+			...base,
+			verdict: 'explained',
+			match: false,
+			explanations,
+			keyOrUnseenInputs: false,
+			message: `The mac does not match. It is reproduced by a known mistake: ${first?.title ?? ''}.`
+		};
+	}
+	return {
+		...base,
+		verdict: 'unexplained',
+		match: false,
+		explanations: [],
+		keyOrUnseenInputs: true,
+		message: unexplainedMessage(customerMac)
+	};
+}
+
+/** Each single followed by every later mistake of another slot, applied to its result. */
+function pairs(singles: Variant[], context: MistakeContext): Variant[] {
+	const order = new Map(MISTAKES.map((mistake, index) => [mistake.id, index]));
+	const result: Variant[] = [];
+	for (const single of singles) {
+		const [first] = single.parts;
+		if (first === undefined) continue;
+		const after = order.get(first.mistake.id) ?? 0;
+		for (const second of MISTAKES.slice(after + 1)) {
+			if (second.slot === first.mistake.slot) continue;
+			for (const candidate of second.variants(single.inputs, context)) {
+				result.push({
+					inputs: candidate.inputs,
+					parts: [first, { mistake: second, candidate }]
+				});
+			}
+		}
+	}
+	return result;
+}
+
+async function reproduce(
+	variants: Variant[],
+	customerMac: string,
+	tried: Set<string>,
+	digests: DigestCache
+): Promise<Explanation[]> {
+	// The most likely first, so that when two mistakes sign the same thing the likelier one is named.
+	const ranked = [...variants].sort((a, b) => likelihood(b) - likelihood(a));
+	const feasible: { variant: Variant; text: string }[] = [];
+	for (const variant of ranked) {
+		const { hash, encoding } = variant.inputs;
+		if (!canProduce(customerMac, hash, encoding)) continue;
+		const text = renderBaseString(variant.inputs);
+		const identity = variantIdentity(variant.inputs, text);
+		if (tried.has(identity)) continue;
+		tried.add(identity);
+		feasible.push({ variant, text });
+	}
+	const results = await Promise.all(
+		feasible.map(async ({ variant, text }) => {
+			const digest = await digests.get(variant.inputs, text);
+			return sameMac(customerMac, digest, variant.inputs.encoding) ? explain(variant, text) : null;
+		})
+	);
+	const found = results.filter((explanation) => explanation !== null);
+	// A mistake that changes nothing here (Base64url of a digest without + or /) adds no information.
+	return found.filter(
+		(explanation) =>
+			!found.some(
+				(other) =>
+					other.mistakes.length < explanation.mistakes.length &&
+					other.mistakes.every((part) => explanation.mistakes.some((own) => own.id === part.id))
+			)
+	);
+}
+
+function likelihood(variant: Variant): number {
+	return variant.parts.reduce((product, part) => product * part.mistake.prior, 1);
+}
+
+function explain(variant: Variant, baseString: string): Explanation {
+	const mistakes = variant.parts.map(({ mistake, candidate }) => ({
+		id: mistake.id,
+		title: candidate.title,
+		fix: candidate.fix ?? mistake.fix
+	}));
+	return {
+		id: mistakes.map((mistake) => mistake.id).join('+'),
+		mistakes,
+		title: mistakes
+			.map((mistake, index) => (index === 0 ? mistake.title : lowerFirst(mistake.title)))
+			.join(', and '),
+		fix: mistakes.map((mistake) => mistake.fix).join(' '),
+		likelihood: likelihood(variant),
+		baseString,
+		hash: variant.inputs.hash,
+		encoding: variant.inputs.encoding,
+		keyForm: variant.inputs.keyForm
+	};
+}
+
+function lowerFirst(text: string): string {
+	return text.charAt(0).toLowerCase() + text.slice(1);
+}
+
+function unexplainedMessage(mac: string): string {
+	const shapes = (['SHA-1', 'SHA-256'] as const).flatMap((hash) =>
+		(['base64', 'base64-unpadded', 'base64url', 'base64url-unpadded', 'hex'] as const).filter(
+			(encoding) => canProduce(mac, hash, encoding)
+		)
+	);
+	if (shapes.length === 0) {
+		return `The mac does not match, and "${mac.slice(0, 60)}" is not an HMAC digest in any encoding tried (HMAC-SHA-1 in Base64 is 28 characters ending in "="): it was probably cut or changed on its way, by a log, a proxy or URL decoding.`;
+	}
+	return 'The mac does not match, and no catalogued mistake, alone or in pairs, reproduces it. The likely cause is the mac_key (the customer signs with another key than the one given here: another user’s, an old one, or the kid in its place) or inputs this page cannot see (a proxy or SDK that changes the request after signing, or another URL than the one given).';
+}
+
+/** One HMAC per distinct base string, key and hash; the encodings are renderings of it. */
+class DigestCache {
+	#digests = new Map<string, Promise<Digest>>();
+
+	get(inputs: SigningInputs, text: string): Promise<Digest> {
+		const id = `${keyIdentity(inputs.key)}\u0000${inputs.hash}\u0000${text}`;
+		let digest = this.#digests.get(id);
+		if (digest === undefined) {
+			digest = hmac(inputs.key, text, inputs.hash);
+			this.#digests.set(id, digest);
+		}
+		return digest;
+	}
+}

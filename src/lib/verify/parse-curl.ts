@@ -1,0 +1,270 @@
+import { MacInputError } from '$lib/mac';
+import { SIGNED_REQUEST_FIELD, shellWords } from './shell-words';
+
+export interface HeaderField {
+	name: string;
+	value: string;
+}
+
+export interface CurlRequest {
+	/** The URL curl requests, with a scheme; undefined when the command names none. */
+	url: string | undefined;
+	method: string;
+	headers: HeaderField[];
+	/** Plain-English lines saying what was taken from the command and what was assumed. */
+	understood: string[];
+}
+
+// curl's options that take an argument; everything else is a flag. Knowing them keeps an option's
+// argument (-o out.json, -A 'Mozilla …') from being taken for the URL.
+const SHORT_WITH_ARGUMENT = new Set('AbcCdDeEFHKmoPQrtTuUwxXyYz');
+const LONG_WITH_ARGUMENT = new Set(
+	(
+		'abstract-unix-socket alt-svc aws-sigv4 cacert capath cert cert-type ciphers config ' +
+		'connect-timeout connect-to continue-at cookie cookie-jar create-file-mode crlfile curves ' +
+		'data data-ascii data-binary data-raw data-urlencode delegation dns-interface dns-ipv4-addr ' +
+		'dns-ipv6-addr dns-servers doh-url dump-header ech egd-file engine etag-compare etag-save ' +
+		'expect100-timeout form form-string ftp-account ftp-alternative-to-user ftp-method ftp-port ' +
+		'ftp-ssl-ccc-mode happy-eyeballs-timeout-ms haproxy-clientip header hostpubmd5 hostpubsha256 ' +
+		'hsts interface ip-tos ipfs-gateway json keepalive-cnt keepalive-time key key-type krb ' +
+		'libcurl limit-rate local-port login-options mail-auth mail-from mail-rcpt max-filesize ' +
+		'max-redirs max-time netrc-file noproxy oauth2-bearer output output-dir parallel-max pass ' +
+		'pinnedpubkey preproxy proto proto-default proto-redir proxy proxy-cacert proxy-capath ' +
+		'proxy-cert proxy-cert-type proxy-ciphers proxy-crlfile proxy-header proxy-key ' +
+		'proxy-key-type proxy-pass proxy-pinnedpubkey proxy-service-name proxy-tls13-ciphers ' +
+		'proxy-tlsauthtype proxy-tlspassword proxy-tlsuser proxy-user quote random-file range rate ' +
+		'referer request request-target resolve retry retry-delay retry-max-time sasl-authzid ' +
+		'service-name socks4 socks4a socks5 socks5-gssapi-service socks5-hostname speed-limit ' +
+		'speed-time stderr telnet-option tftp-blksize time-cond tls-max tls13-ciphers tlsauthtype ' +
+		'tlspassword tlsuser trace trace-ascii trace-config unix-socket upload-file url url-query ' +
+		'user user-agent variable vlan-priority write-out'
+	).split(' ')
+);
+const SHORT_TO_LONG: Record<string, string> = {
+	X: 'request',
+	H: 'header',
+	d: 'data',
+	F: 'form',
+	T: 'upload-file',
+	I: 'head',
+	G: 'get',
+	u: 'user',
+	g: 'globoff'
+};
+const DATA_OPTIONS = new Set(['data', 'data-ascii', 'data-binary', 'data-raw', 'data-urlencode']);
+// What ends the curl command in a pasted shell line: a pipe, a list, a redirection.
+const SHELL_OPERATOR = /^(?:\||\|\||&&|;|&|>|>>|<|\d?>&\d|\d>)$/;
+
+interface Parsed {
+	urls: string[];
+	method: string | undefined;
+	head: boolean;
+	get: boolean;
+	upload: boolean;
+	form: boolean;
+	data: { option: string; value: string }[];
+	urlQuery: string[];
+	headers: HeaderField[];
+	flags: Set<string>;
+	ignored: string[];
+}
+
+function fail(message: string): never {
+	throw new MacInputError(SIGNED_REQUEST_FIELD, message);
+}
+
+/** Reads a curl command from its shell words: the URL, the method and the headers it sends. */
+export function parseCurl(words: readonly string[]): CurlRequest {
+	const start = words[0] === '$' ? 1 : 0;
+	const program = words[start] ?? '';
+	if (!/(?:^|[\\/])curl(?:\.exe)?$/i.test(program)) {
+		fail(`Expected a curl command, but it starts with "${program.slice(0, 40)}".`);
+	}
+	const parsed = readOptions(words.slice(start + 1));
+	const understood: string[] = [];
+	const url = resolveUrl(parsed, understood);
+	const method = resolveMethod(parsed, understood);
+	if (parsed.flags.has('path-as-is') && url && /\/\.\.?(?:\/|$|\?)/.test(url)) {
+		understood.push(
+			'--path-as-is: curl sends /./ and /../ as typed, but the URL here has them resolved.'
+		);
+	}
+	if (!parsed.flags.has('globoff') && url && /[[\]{}]/.test(url)) {
+		understood.push(
+			'Without -g/--globoff curl reads [ ] { } in the URL as ranges and may send several requests.'
+		);
+	}
+	if (parsed.flags.has('other-auth')) {
+		understood.push(
+			'-u/--user or --oauth2-bearer make curl send its own Authorization; a -H Authorization replaces it.'
+		);
+	}
+	if (parsed.data.some(readsFile)) {
+		understood.push('Part of the data is read from a file (@file); it is not in the paste.');
+	}
+	if (parsed.ignored.length > 0) {
+		understood.push(`Ignored, as they do not change what is signed: ${parsed.ignored.join(' ')}.`);
+	}
+	return { url, method, headers: parsed.headers, understood };
+}
+
+/** Tokenizes with shellWords, then reads the words as curl does. */
+export function parseCurlCommand(text: string): CurlRequest {
+	return parseCurl(shellWords(text));
+}
+
+function readOptions(args: readonly string[]): Parsed {
+	const parsed: Parsed = {
+		urls: [],
+		method: undefined,
+		head: false,
+		get: false,
+		upload: false,
+		form: false,
+		data: [],
+		urlQuery: [],
+		headers: [],
+		flags: new Set(),
+		ignored: []
+	};
+	let index = 0;
+	const take = (option: string): string => {
+		const value = args[index];
+		if (value === undefined) fail(`curl's ${option} needs a value, but the command ends there.`);
+		index += 1;
+		return value;
+	};
+	let optionsEnded = false;
+	while (index < args.length) {
+		const arg = args[index] ?? '';
+		index += 1;
+		if (!optionsEnded && SHELL_OPERATOR.test(arg)) break;
+		if (optionsEnded || !arg.startsWith('-') || arg === '-') {
+			parsed.urls.push(arg);
+		} else if (arg === '--') {
+			optionsEnded = true;
+		} else if (arg.startsWith('--')) {
+			// curl accepts --no-X to switch a flag off; none of those change the request we rebuild.
+			const name = arg.slice(2).toLowerCase();
+			const value = LONG_WITH_ARGUMENT.has(name) ? take(arg) : undefined;
+			apply(parsed, name, value, arg);
+		} else {
+			// Short flags combine (-sSL), and the last may carry its value glued on (-XPOST, -H'…').
+			for (let at = 1; at < arg.length; at += 1) {
+				const letter = arg.charAt(at);
+				if (SHORT_WITH_ARGUMENT.has(letter)) {
+					const glued = arg.slice(at + 1);
+					const value = glued === '' ? take(`-${letter}`) : glued;
+					apply(parsed, SHORT_TO_LONG[letter] ?? letter, value, `-${letter}`);
+					break;
+				}
+				apply(parsed, SHORT_TO_LONG[letter] ?? letter, undefined, `-${letter}`);
+			}
+		}
+	}
+	return parsed;
+}
+
+function apply(parsed: Parsed, name: string, value: string | undefined, written: string): void {
+	if (name === 'url' && value !== undefined) parsed.urls.push(value);
+	else if (name === 'request' && value !== undefined) parsed.method = value;
+	else if (name === 'header' && value !== undefined) {
+		const header = readHeader(value);
+		if (header) parsed.headers.push(header);
+	} else if (name === 'head') parsed.head = true;
+	else if (name === 'get') parsed.get = true;
+	else if (name === 'upload-file') parsed.upload = true;
+	else if (name === 'form' || name === 'form-string') parsed.form = true;
+	else if ((DATA_OPTIONS.has(name) || name === 'json') && value !== undefined)
+		parsed.data.push({ option: name, value });
+	else if (name === 'url-query' && value !== undefined) parsed.urlQuery.push(value);
+	else if (name === 'globoff' || name === 'path-as-is') parsed.flags.add(name);
+	else if (name === 'user' || name === 'oauth2-bearer') {
+		parsed.ignored.push(written);
+		parsed.flags.add('other-auth');
+	} else parsed.ignored.push(written);
+}
+
+/** `Name: value`; curl's `Name;` sends an empty header and `Name:` removes one. */
+function readHeader(text: string): HeaderField | null {
+	const colon = text.indexOf(':');
+	if (colon > 0) return { name: text.slice(0, colon).trim(), value: text.slice(colon + 1).trim() };
+	if (text.endsWith(';')) return { name: text.slice(0, -1).trim(), value: '' };
+	return null;
+}
+
+function resolveUrl(parsed: Parsed, understood: string[]): string | undefined {
+	const [first, ...others] = parsed.urls;
+	if (first === undefined) return undefined;
+	if (others.length > 0) {
+		understood.push(
+			`curl was given ${parsed.urls.length} URLs; the first is used (${first.slice(0, 60)}).`
+		);
+	}
+	let url = first;
+	if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) {
+		url = `http://${url}`;
+		understood.push(
+			'The URL has no scheme, so curl uses http:// (port 80): add https:// to call the service.'
+		);
+	} else understood.push('URL from the curl command.');
+
+	const query: string[] = [];
+	if (parsed.get && parsed.data.length > 0) {
+		query.push(...parsed.data.map(dataPart));
+		understood.push('-G/--get: curl appends the -d data to the query string.');
+	}
+	query.push(...parsed.urlQuery.map((part) => dataPart({ option: 'data-urlencode', value: part })));
+	if (query.length > 0) {
+		const [beforeFragment = url, fragment] = url.split('#', 2);
+		const joiner = beforeFragment.includes('?') ? '&' : '?';
+		url = `${beforeFragment}${joiner}${query.join('&')}${fragment === undefined ? '' : `#${fragment}`}`;
+	}
+	return url;
+}
+
+/** `-d @file` reads a file (not --data-raw); --data-urlencode reads one for `@file` and `name@file`. */
+function readsFile({ option, value }: { option: string; value: string }): boolean {
+	if (option === 'data-urlencode') return /^[^=]*@/.test(value);
+	return option !== 'data-raw' && value.startsWith('@');
+}
+
+/** One -d part as curl sends it: --data-urlencode encodes the content after the first `=`. */
+function dataPart({ option, value }: { option: string; value: string }): string {
+	if (option !== 'data-urlencode') return value;
+	const equals = value.indexOf('=');
+	if (equals < 0) return curlEscape(value);
+	return `${value.slice(0, equals)}${equals > 0 ? '=' : ''}${curlEscape(value.slice(equals + 1))}`;
+}
+
+/** curl's form escaping: all but unreserved characters as %XX, a space as + (curl 7.77 and later). */
+function curlEscape(text: string): string {
+	return Array.from(new TextEncoder().encode(text), (byte) => {
+		const char = String.fromCharCode(byte);
+		if (/[A-Za-z0-9\-._~]/.test(char)) return char;
+		if (char === ' ') return '+';
+		return `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+	}).join('');
+}
+
+function resolveMethod(parsed: Parsed, understood: string[]): string {
+	if (parsed.method !== undefined) {
+		understood.push(`Method ${parsed.method} from -X/--request.`);
+		return parsed.method;
+	}
+	const [method, reason] = parsed.head
+		? ['HEAD', '-I/--head']
+		: parsed.get
+			? ['GET', '-G/--get']
+			: parsed.upload
+				? ['PUT', '-T/--upload-file']
+				: parsed.form || parsed.data.length > 0
+					? ['POST', 'the request body (-d/--data or -F)']
+					: ['GET', null];
+	understood.push(
+		reason === null
+			? 'Method GET: curl’s default when there is no -X and no body.'
+			: `Method ${method} because of ${reason}.`
+	);
+	return method;
+}

@@ -1,0 +1,123 @@
+import { MacInputError } from '$lib/mac';
+import type { HeaderField } from './parse-curl';
+import { SIGNED_REQUEST_FIELD } from './shell-words';
+
+export interface RawRequest {
+	method: string | undefined;
+	/** The full URL when the host is known (Host, :authority or an absolute-form request line). */
+	url: string | undefined;
+	/** The request target as written: the request URI for the usual origin form. */
+	target: string | undefined;
+	headers: HeaderField[];
+	understood: string[];
+}
+
+/** `GET /path?q HTTP/1.1`, the version optional, and the absolute form `GET https://h/p HTTP/1.1`. */
+export const REQUEST_LINE =
+	/^([A-Za-z]+)[ \t]+(\/\S*|[A-Za-z][A-Za-z0-9+.-]*:\/\/\S+|\*)(?:[ \t]+HTTP\/(\d(?:\.\d)?))?[ \t]*$/;
+/** `Name: value`, and the pseudo-headers (`:authority: h`) devtools shows for HTTP/2. */
+export const HEADER_LINE = /^(:?[!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*(.*)$/;
+
+function fail(message: string): never {
+	throw new MacInputError(SIGNED_REQUEST_FIELD, message);
+}
+
+/**
+ * Reads a raw HTTP request as pasted from a log, a proxy or devtools: an optional request line,
+ * then header lines (LF or CRLF, folded lines joined). A raw request never says its scheme, so
+ * https is assumed unless the Host's port says otherwise, and `understood` says so.
+ */
+export function parseRawRequest(text: string): RawRequest {
+	const lines = text.split(/\r\n|\n|\r/);
+	while (lines.length > 0 && (lines[0] ?? '').trim() === '') lines.shift();
+	const understood: string[] = [];
+	let method: string | undefined;
+	let target: string | undefined;
+	const requestLine = REQUEST_LINE.exec((lines[0] ?? '').trim());
+	if (requestLine && !HEADER_LINE.test((lines[0] ?? '').trim())) {
+		lines.shift();
+		method = requestLine[1];
+		target = requestLine[2];
+		understood.push(`Method ${method} from the request line.`);
+		if (requestLine[3] === undefined) understood.push('The request line has no HTTP version.');
+	}
+	const headers = readHeaders(lines, understood);
+	const pseudo = (name: string) => headers.find((header) => header.name.toLowerCase() === name);
+	if (method === undefined && pseudo(':method')) {
+		method = pseudo(':method')?.value;
+		understood.push(`Method ${method} from the :method pseudo-header.`);
+	}
+	if (target === undefined && pseudo(':path')) {
+		target = pseudo(':path')?.value;
+		understood.push('Request URI from the :path pseudo-header.');
+	}
+	return { method, target, url: resolveUrl(target, headers, understood), headers, understood };
+}
+
+function readHeaders(lines: string[], understood: string[]): HeaderField[] {
+	const headers: HeaderField[] = [];
+	const skipped: string[] = [];
+	for (const [index, line] of lines.entries()) {
+		if (line.trim() === '') {
+			if (lines.slice(index).some((rest) => rest.trim() !== ''))
+				understood.push('The body after the blank line is not signed, so it was ignored.');
+			break;
+		}
+		const last = headers.at(-1);
+		if (/^[ \t]/.test(line) && last) {
+			// A folded continuation; the line break is kept so the header parser can tell wrapping.
+			last.value += `\n${line}`;
+			continue;
+		}
+		const match = HEADER_LINE.exec(line.trim());
+		if (match) headers.push({ name: match[1] ?? '', value: (match[2] ?? '').trim() });
+		else skipped.push(line.trim().slice(0, 40));
+	}
+	if (skipped.length > 0) understood.push(`Lines not read as headers: ${skipped.join(' | ')}.`);
+	return headers;
+}
+
+function resolveUrl(
+	target: string | undefined,
+	headers: HeaderField[],
+	understood: string[]
+): string | undefined {
+	if (target === undefined) return undefined;
+	const find = (name: string) =>
+		headers.find((header) => header.name.toLowerCase() === name)?.value.trim();
+	if (/^https?:\/\//i.test(target)) {
+		understood.push('Scheme, host and port from the absolute URL in the request line.');
+		return target;
+	}
+	if (!target.startsWith('/')) {
+		fail(`The request target "${target.slice(0, 40)}" is not a path: expected /account/….`);
+	}
+	understood.push(`Request URI ${target} from the request line.`);
+	const authority = find(':authority') ?? find('host');
+	if (authority === undefined || authority === '') {
+		understood.push('No Host header: the host is unknown, so give the URL.');
+		return undefined;
+	}
+	understood.push(
+		`Host ${authority} from the ${find(':authority') === undefined ? 'Host header' : ':authority pseudo-header'}.`
+	);
+	const stated = find(':scheme')?.toLowerCase();
+	const port = /:(\d+)$/.exec(authority)?.[1];
+	let scheme: string;
+	if (stated === 'http' || stated === 'https') {
+		scheme = stated;
+		understood.push(`Scheme ${scheme} from the :scheme pseudo-header.`);
+	} else if (port === '80') {
+		scheme = 'http';
+		understood.push('Scheme http assumed from port 80 in the Host header.');
+	} else if (port !== undefined) {
+		scheme = 'https';
+		understood.push(
+			`Port ${port} from the Host header; https assumed: a raw request does not say its scheme.`
+		);
+	} else {
+		scheme = 'https';
+		understood.push('Port 443 assumed: a raw request does not say its scheme.');
+	}
+	return `${scheme}://${authority}${target}`;
+}

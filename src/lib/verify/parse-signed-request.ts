@@ -1,0 +1,134 @@
+import {
+	MacInputError,
+	attempt,
+	parseAuthorization,
+	requestTarget,
+	type MacHeaderParams
+} from '$lib/mac';
+import { parseCurlCommand, type HeaderField } from './parse-curl';
+import { HEADER_LINE, REQUEST_LINE, parseRawRequest } from './parse-raw-request';
+import { SIGNED_REQUEST_FIELD } from './shell-words';
+
+export type SignedRequestKind = 'header' | 'curl' | 'raw';
+export type MissingInput = 'url' | 'mac_key';
+
+export interface SignedRequest {
+	kind: SignedRequestKind;
+	method?: string;
+	/** The full URL when the paste says it (a curl command, a raw request with Host). */
+	url?: string;
+	authorization: MacHeaderParams;
+	/** Plain-English lines saying what was taken from the paste and what was assumed. */
+	understood: string[];
+	/** What the diagnosis still needs: 'url' when none or no usable one; the mac_key never is in a paste. */
+	missing: MissingInput[];
+}
+
+// Far beyond any real request; keeps a pasted log file from freezing the page.
+const MAX_LENGTH = 200_000;
+
+function fail(message: string): never {
+	throw new MacInputError(SIGNED_REQUEST_FIELD, message);
+}
+
+/** Which of the three was pasted, or null when it is none of them. */
+export function detectKind(text: string): SignedRequestKind | null {
+	const trimmed = text.replace(/^[\s\ufeff]+/, '');
+	if (/^(?:\$\s+)?(?:\S*[\\/])?curl(?:\.exe)?(?:\s|$)/i.test(trimmed)) return 'curl';
+	const lines = trimmed.split(/\r\n|\n|\r/).map((line) => line.trim());
+	const first = lines[0] ?? '';
+	if (REQUEST_LINE.test(first) && !/^mac\s/i.test(first)) return 'raw';
+	const headerLines = lines.filter((line) => HEADER_LINE.test(line));
+	const isAuthorization = (line: string) => /^authorization\s*:/i.test(line);
+	// A wrapped header continues with `ts="…"` lines; another `Name: value` line makes it a request.
+	if (headerLines.some((line) => !isAuthorization(line))) return 'raw';
+	// Any Authorization line is read as the header, so that a Bearer one is told it is not MAC.
+	if (/^(?:authorization\s*:|mac(?:\s|$))/i.test(first)) return 'header';
+	return null;
+}
+
+/**
+ * Reads what a customer pasted (an Authorization header, a curl command or a raw HTTP request)
+ * into the signing inputs it carries. Throws only MacInputError, whatever the input.
+ */
+export function parseSignedRequest(text: string): SignedRequest {
+	try {
+		return read(text);
+	} catch (error) {
+		if (error instanceof MacInputError) throw error;
+		throw new MacInputError(SIGNED_REQUEST_FIELD, 'The paste could not be read as a request.');
+	}
+}
+
+function read(text: string): SignedRequest {
+	if (text.trim() === '') {
+		fail('Paste the Authorization header, the curl command or the raw HTTP request.');
+	}
+	if (text.length > MAX_LENGTH) fail('The paste is too long to be one request.');
+	const kind = detectKind(text);
+	if (kind === 'header') {
+		const authorization = parseAuthorization(text);
+		const understood = ['kid, ts, nonce and mac from the Authorization header.'];
+		if (authorization.ext !== undefined) understood.push('ext from the Authorization header.');
+		understood.push('The header alone does not say the method or URL: give the URL.');
+		return { kind, authorization, understood, missing: ['url', 'mac_key'] };
+	}
+	if (kind === 'curl' || kind === 'raw') {
+		const request = kind === 'curl' ? parseCurlCommand(text) : parseRawRequest(text);
+		const understood = [...request.understood];
+		const authorization = findAuthorization(request.headers, understood, kind);
+		const result: SignedRequest = {
+			kind,
+			authorization,
+			understood,
+			missing: request.url === undefined ? ['url', 'mac_key'] : ['mac_key']
+		};
+		if (request.method !== undefined) result.method = request.method;
+		if (request.url !== undefined) {
+			result.url = request.url;
+			// Kept for the page to show and correct, but not usable as it is.
+			const target = attempt(() => requestTarget(request.url ?? ''));
+			if (!target.ok) {
+				understood.push(`The URL cannot be signed: ${target.error.message}`);
+				result.missing = ['url', 'mac_key'];
+			}
+		}
+		return result;
+	}
+	fail(unknownPasteMessage(text));
+}
+
+function findAuthorization(
+	headers: HeaderField[],
+	understood: string[],
+	kind: 'curl' | 'raw'
+): MacHeaderParams {
+	const found = headers.filter((header) => header.name.toLowerCase() === 'authorization');
+	const [first] = found;
+	if (first === undefined) {
+		fail(
+			kind === 'curl'
+				? 'The curl command sends no Authorization header (-H "Authorization: MAC …").'
+				: 'The request has no Authorization header line.'
+		);
+	}
+	if (found.length > 1) {
+		understood.push(
+			`${found.length} Authorization headers: the first is used, and a server may reject both.`
+		);
+	}
+	understood.push('kid, ts, nonce and mac from the Authorization header.');
+	return parseAuthorization(first.value);
+}
+
+function unknownPasteMessage(text: string): string {
+	const hints: string[] = [];
+	if (/[\u201c\u201d\u2018\u2019]/.test(text))
+		hints.push('It contains curly quotes (“ ”), which a chat or word processor put in.');
+	if (/^\s*(?:authorization\s*:\s*)?bearer\s/i.test(text))
+		hints.push('It is a Bearer header; this service signs with MAC.');
+	return [
+		'Could not tell what this is: paste an Authorization header (MAC id="…",…), a curl command, or a raw HTTP request (GET /path HTTP/1.1 with a Host line).',
+		...hints
+	].join(' ');
+}

@@ -1,0 +1,377 @@
+import { createHmac } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { MacInputError } from '$lib/mac';
+import { MISTAKES, diagnose, type MistakeId } from '$lib/verify';
+
+const KEY = 'k7Qx2mZpR4vN8sLw';
+const KID = 'kid-1234567890';
+const TS = '1700000000';
+const NONCE = 'bm9uY2Ux';
+const PATH = '/account/profile/v1';
+const URL_CN = `https://open.tapapis.cn${PATH}?client_id=abc123`;
+
+type Encoding = 'base64' | 'hex' | 'base64url' | 'base64url-unpadded' | 'base64-unpadded';
+
+/** The customer's wrong signer, written independently of the catalogue: node:crypto over literal lines. */
+function mac(
+	base: string,
+	{
+		key = KEY as string | Buffer,
+		hash = 'sha1',
+		encoding = 'base64' as Encoding
+	}: { key?: string | Buffer; hash?: 'sha1' | 'sha256'; encoding?: Encoding } = {}
+): string {
+	const digest = createHmac(hash, key).update(base, 'utf8').digest();
+	const base64 = digest.toString('base64');
+	switch (encoding) {
+		case 'hex':
+			return digest.toString('hex');
+		case 'base64url':
+			return base64.replace(/\+/g, '-').replace(/\//g, '_');
+		case 'base64url-unpadded':
+			return digest.toString('base64url');
+		case 'base64-unpadded':
+			return base64.replace(/=+$/, '');
+		default:
+			return base64;
+	}
+}
+
+/** Seven lines, each ending with `end`. */
+function lines(values: string[], end = '\n'): string {
+	return values.map((value) => value + end).join('');
+}
+
+function spec({
+	ts = TS,
+	nonce = NONCE,
+	method = 'GET',
+	uri = `${PATH}?client_id=abc123`,
+	host = 'open.tapapis.cn',
+	port = '443',
+	ext = ''
+} = {}): string[] {
+	return [ts, nonce, method, uri, host, port, ext];
+}
+
+interface Case {
+	id: MistakeId;
+	base: string;
+	url?: string;
+	ts?: string;
+	nonce?: string;
+	key?: string;
+	signKey?: string | Buffer;
+	hash?: 'sha1' | 'sha256';
+	encoding?: Encoding;
+	title?: RegExp;
+}
+
+// A nonce for which the digest has + or /, so that Base64url and Base64 write it differently.
+const SLASHED = { ts: TS, nonce: 'n-slash' };
+
+const cases: Case[] = [
+	{
+		id: 'host-other-deployment',
+		base: lines(spec({ host: 'open.tapapis.com' })),
+		title:
+			/other deployment's host \(open\.tapapis\.com\) instead of the host called \(open\.tapapis\.cn\)/
+	},
+	{
+		id: 'host-with-port',
+		base: lines(spec({ host: 'open.tapapis.cn:443' })),
+		title: /Signed the host with its port \(open\.tapapis\.cn:443\)/
+	},
+	{
+		id: 'port-wrong',
+		base: lines(spec({ port: '80' })),
+		title: /Signed port 80 instead of 443 \(the http port, but the request is https\)/
+	},
+	{
+		id: 'port-wrong',
+		url: `https://open.tapapis.cn:8443${PATH}?client_id=abc123`,
+		base: lines(spec({ port: '443' })),
+		title: /port 443 instead of 8443 .*names port 8443/
+	},
+	{ id: 'port-empty', base: lines(spec({ port: '' })), title: /port line empty/ },
+	{
+		id: 'trailing-slash',
+		base: lines(spec({ uri: `${PATH}/?client_id=abc123` })),
+		title: /trailing slash added/
+	},
+	{
+		id: 'trailing-slash',
+		url: `https://open.tapapis.cn${PATH}/?client_id=abc123`,
+		base: lines(spec({ uri: `${PATH}?client_id=abc123` })),
+		title: /trailing slash dropped/
+	},
+	{ id: 'query-dropped', base: lines(spec({ uri: PATH })), title: /without its query string/ },
+	{
+		id: 'query-decoded',
+		url: `https://open.tapapis.cn${PATH}?client_id=abc%2B123`,
+		base: lines(spec({ uri: `${PATH}?client_id=abc+123` })),
+		title: /query string decoded/
+	},
+	{
+		id: 'query-re-encoded',
+		url: `https://open.tapapis.cn${PATH}?client_id=abc123&scope=basic_info+public_profile`,
+		base: lines(spec({ uri: `${PATH}?client_id=abc123&scope=basic_info%20public_profile` })),
+		title: /re-encoded/
+	},
+	{
+		id: 'query-re-encoded',
+		url: `https://open.tapapis.cn${PATH}?client_id=a%2fb`,
+		base: lines(spec({ uri: `${PATH}?client_id=a%2Fb` })),
+		title: /re-encoded/
+	},
+	{
+		id: 'query-sorted',
+		url: `https://open.tapapis.cn${PATH}?client_id=abc123&a=1`,
+		base: lines(spec({ uri: `${PATH}?a=1&client_id=abc123` })),
+		title: /sorted by name/
+	},
+	{
+		id: 'full-url',
+		base: lines(spec({ uri: URL_CN })),
+		title: /full URL \(https:\/\/open\.tapapis\.cn\/account/
+	},
+	{ id: 'method-lower-case', base: lines(spec({ method: 'get' })), title: /lower case \(get\)/ },
+	{ id: 'ext-line-dropped', base: spec().join('\n'), title: /ext line is lost/ },
+	{ id: 'extra-lf', base: `${lines(spec())}\n`, title: /extra line feed/ },
+	{ id: 'crlf', base: lines(spec(), '\r\n'), title: /CRLF/ },
+	{
+		id: 'ts-padded',
+		ts: '999999999',
+		base: lines(spec({ ts: '0999999999' })),
+		title: /padded to 10 digits \(0999999999\) while the header has 999999999/
+	},
+	{
+		id: 'ts-unpadded',
+		ts: '0999999999',
+		base: lines(spec({ ts: '999999999' })),
+		title: /without the zero padding/
+	},
+	{
+		id: 'ts-milliseconds',
+		base: lines(spec({ ts: '1700000000000' })),
+		title: /in milliseconds \(1700000000000\) while the header has seconds/
+	},
+	{
+		id: 'ts-milliseconds',
+		ts: '1700000000123',
+		base: lines(spec({ ts: '1700000000' })),
+		title: /in seconds \(1700000000\) while the header has milliseconds/
+	},
+	{
+		id: 'ts-other',
+		base: lines(spec({ ts: '1700000001' })),
+		title: /one second later .*clock was read twice/
+	},
+	{
+		id: 'nonce-whitespace',
+		base: lines(spec({ nonce: `${NONCE} ` })),
+		title: /nonce with a trailing space/
+	},
+	{
+		id: 'nonce-whitespace',
+		nonce: ` ${NONCE}`,
+		base: lines(spec({ nonce: NONCE })),
+		title: /nonce trimmed/
+	},
+	{
+		id: 'nonce-url-encoded',
+		nonce: 'ab+c/d==',
+		base: lines(spec({ nonce: 'ab%2Bc%2Fd%3D%3D' })),
+		title: /nonce URL-encoded/
+	},
+	{
+		id: 'key-whitespace',
+		signKey: `${KEY}\n`,
+		base: lines(spec()),
+		title: /mac_key plus a trailing line feed/
+	},
+	{
+		id: 'key-whitespace',
+		key: `${KEY} `,
+		signKey: KEY,
+		base: lines(spec()),
+		title: /mac_key trimmed/
+	},
+	{
+		id: 'key-base64-decoded',
+		key: 'c2VjcmV0LWtleS0xMjM0NQ==',
+		signKey: Buffer.from('c2VjcmV0LWtleS0xMjM0NQ==', 'base64'),
+		base: lines(spec()),
+		title: /Base64-decoded the mac_key/
+	},
+	{ id: 'hmac-sha256', hash: 'sha256', base: lines(spec()), title: /HMAC-SHA-256/ },
+	{ id: 'digest-hex', encoding: 'hex', base: lines(spec()), title: /as hex/ },
+	{
+		id: 'digest-base64url',
+		...SLASHED,
+		encoding: 'base64url',
+		base: lines(spec(SLASHED)),
+		title: /Base64url \(- and _ instead of \+ and \/\)$/
+	},
+	{
+		id: 'digest-base64url',
+		...SLASHED,
+		encoding: 'base64url-unpadded',
+		base: lines(spec(SLASHED)),
+		title: /without = padding/
+	},
+	{
+		id: 'digest-unpadded',
+		...SLASHED,
+		encoding: 'base64-unpadded',
+		base: lines(spec(SLASHED)),
+		title: /Dropped the = padding/
+	}
+];
+
+async function run(c: Case) {
+	const customerMac = mac(c.base, { key: c.signKey ?? KEY, hash: c.hash, encoding: c.encoding });
+	return diagnose({
+		authorization: { id: KID, ts: c.ts ?? TS, nonce: c.nonce ?? NONCE, mac: customerMac },
+		method: 'GET',
+		url: c.url ?? URL_CN,
+		macKey: c.key ?? KEY
+	});
+}
+
+describe('diagnose', () => {
+	it('the test nonce for the encoding cases gives a digest with + or /', () => {
+		expect(mac(lines(spec(SLASHED)))).toMatch(/[+/]/);
+	});
+
+	it('has a test case for every catalogue entry', () => {
+		const tested = new Set(cases.map((c) => c.id));
+		expect(MISTAKES.map((mistake) => mistake.id).filter((id) => !tested.has(id))).toEqual([]);
+	});
+
+	it('says match for a correctly signed request', async () => {
+		const result = await diagnose({
+			authorization: { id: KID, ts: TS, nonce: NONCE, mac: mac(lines(spec())) },
+			url: URL_CN,
+			macKey: KEY
+		});
+		expect(result).toMatchObject({ verdict: 'match', match: true, keyOrUnseenInputs: false });
+		expect(result.explanations).toEqual([]);
+		expect(result.expectedBaseString).toBe(lines(spec()));
+		expect(result.expectedMac).toBe(mac(lines(spec())));
+	});
+
+	it('signs the ext from the header on the seventh line', async () => {
+		const base = lines(spec({ ext: 'x-1' }));
+		const result = await diagnose({
+			authorization: { id: KID, ts: TS, nonce: NONCE, ext: 'x-1', mac: mac(base) },
+			url: URL_CN,
+			macKey: KEY
+		});
+		expect(result.match).toBe(true);
+	});
+
+	it.each(cases.map((c) => [c.id, c.title?.source ?? '', c] as const))(
+		'names %s first for that mistake made on purpose (%s)',
+		async (id, _title, c) => {
+			const result = await run(c);
+			expect(result.match).toBe(false);
+			expect(result.verdict).toBe('explained');
+			const [first] = result.explanations;
+			expect(first?.id).toBe(id);
+			expect(first?.baseString).toBe(c.base);
+			if (c.title) expect(first?.title).toMatch(c.title);
+			expect(first?.fix.length).toBeGreaterThan(10);
+		}
+	);
+
+	it.each([
+		{
+			ids: 'host-with-port+ext-line-dropped',
+			base: spec({ host: 'open.tapapis.cn:443' }).join('\n')
+		},
+		{
+			ids: 'host-other-deployment+digest-hex',
+			base: lines(spec({ host: 'open.tapapis.com' })),
+			encoding: 'hex' as const
+		},
+		{
+			ids: 'ts-other+key-whitespace',
+			base: lines(spec({ ts: '1699999999' })),
+			signKey: `${KEY}\n`
+		},
+		{
+			ids: 'query-dropped+full-url',
+			base: lines(spec({ uri: `https://open.tapapis.cn${PATH}` }))
+		}
+	])('names the pair $ids when two mistakes are made', async ({ ids, base, encoding, signKey }) => {
+		const result = await run({ id: 'crlf', base, encoding, signKey });
+		expect(result.verdict).toBe('explained');
+		expect(result.explanations[0]?.id).toBe(ids);
+		expect(result.explanations[0]?.mistakes).toHaveLength(2);
+		expect(result.explanations[0]?.title).toMatch(/, and /);
+	});
+
+	it('concludes the key or unseen inputs when nothing reproduces the mac, without guessing', async () => {
+		const result = await diagnose({
+			authorization: { id: KID, ts: TS, nonce: NONCE, mac: mac(lines(spec()), { key: 'other' }) },
+			url: URL_CN,
+			macKey: KEY
+		});
+		expect(result).toMatchObject({
+			verdict: 'unexplained',
+			match: false,
+			keyOrUnseenInputs: true,
+			explanations: []
+		});
+		expect(result.message).toMatch(/mac_key .* inputs this page cannot see/);
+		expect(result.variantsTried).toBeGreaterThan(100);
+	});
+
+	it('says so when the mac is not a digest in any encoding', async () => {
+		const result = await diagnose({
+			authorization: { id: KID, ts: TS, nonce: NONCE, mac: 'abc' },
+			url: URL_CN,
+			macKey: KEY
+		});
+		expect(result.keyOrUnseenInputs).toBe(true);
+		expect(result.message).toMatch(/not an HMAC digest/);
+		// Nothing can produce a 3-character mac, so nothing beyond the expected one is computed.
+		expect(result.variantsTried).toBe(1);
+	});
+
+	it('computes only hex variants for a hex mac, so a Base64 mistake cannot be named', async () => {
+		const result = await run({
+			id: 'digest-hex',
+			base: lines(spec({ port: '80' })),
+			encoding: 'hex'
+		});
+		expect(result.explanations.map((e) => e.id)).toEqual(['port-wrong+digest-hex']);
+	});
+
+	it('compares a hex mac in any case', async () => {
+		const hex = mac(lines(spec()), { encoding: 'hex' }).toUpperCase();
+		const result = await diagnose({
+			authorization: { id: KID, ts: TS, nonce: NONCE, mac: hex },
+			url: URL_CN,
+			macKey: KEY
+		});
+		expect(result.explanations[0]?.id).toBe('digest-hex');
+	});
+
+	it('never puts the mac_key into the result', async () => {
+		const result = await run({ id: 'key-whitespace', signKey: `${KEY}\n`, base: lines(spec()) });
+		expect(JSON.stringify(result)).not.toContain(KEY);
+		expect(result.explanations[0]?.keyForm).toBe('the mac_key with a trailing line feed');
+	});
+
+	it('rejects with the MacInputError of the core for a bad URL or an empty mac_key', async () => {
+		const authorization = { id: KID, ts: TS, nonce: NONCE, mac: 'x' };
+		await expect(diagnose({ authorization, url: 'ftp://h/', macKey: KEY })).rejects.toThrow(
+			MacInputError
+		);
+		await expect(diagnose({ authorization, url: URL_CN, macKey: '' })).rejects.toMatchObject({
+			field: 'mac_key'
+		});
+	});
+});

@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { MacInputError } from '$lib/mac';
+import { detectKind, parseSignedRequest } from '$lib/verify';
+
+const params = { id: 'kid-1234567890', ts: '1700000000', nonce: 'bm9uY2Ux', mac: 'q/+Ab==' };
+const header = `MAC id="${params.id}",ts="${params.ts}",nonce="${params.nonce}",mac="${params.mac}"`;
+const url = 'https://open.tapapis.cn/account/profile/v1?client_id=abc123';
+
+describe('detectKind', () => {
+	it.each([
+		[header, 'header'],
+		[`Authorization: ${header}`, 'header'],
+		[`MAC id="a",\n ts="1",\n nonce="n",\n mac="m"`, 'header'],
+		['Authorization: Bearer abc', 'header'],
+		[`curl '${url}' -H 'Authorization: ${header}'`, 'curl'],
+		[`  $ curl.exe ${url}`, 'curl'],
+		['GET /account/profile/v1 HTTP/1.1\nHost: h', 'raw'],
+		[`Authorization: ${header}\nHost: open.tapapis.cn`, 'raw'],
+		[':method: GET\n:path: /p', 'raw'],
+		['hello world', null],
+		['', null]
+	])('%j is %s', (text, kind) => {
+		expect(detectKind(text)).toBe(kind);
+	});
+});
+
+describe('parseSignedRequest', () => {
+	it('reads a header alone, and says the URL is still missing', () => {
+		const result = parseSignedRequest(`Authorization: ${header}`);
+		expect(result.kind).toBe('header');
+		expect(result.authorization).toEqual(params);
+		expect(result.url).toBeUndefined();
+		expect(result.method).toBeUndefined();
+		expect(result.missing).toEqual(['url', 'mac_key']);
+	});
+
+	it('reads a Chrome bash curl paste: URL, method and the lower-case authorization header', () => {
+		const result = parseSignedRequest(
+			`curl '${url}' \\\n  -H 'accept: */*' \\\n  -H 'authorization: ${header}' \\\n  --compressed`
+		);
+		expect(result).toMatchObject({ kind: 'curl', method: 'GET', url, authorization: params });
+		expect(result.missing).toEqual(['mac_key']);
+		expect(result.understood).toContain('kid, ts, nonce and mac from the Authorization header.');
+	});
+
+	it('reads a Chrome cmd curl paste', () => {
+		const cmd = [
+			`curl ^"https://open.tapapis.cn/account/profile/v1?client_id=abc123^&x=1^" ^`,
+			`  -H ^"accept: */*^" ^`,
+			`  -H ^"authorization: MAC id=^\\^"kid-1234567890^\\^",ts=^\\^"1700000000^\\^",nonce=^\\^"bm9uY2Ux^\\^",mac=^\\^"q/+Ab==^\\^"^" ^`,
+			'  --compressed'
+		].join('\r\n');
+		const result = parseSignedRequest(cmd);
+		expect(result.kind).toBe('curl');
+		expect(result.url).toBe(`${url}&x=1`);
+		expect(result.authorization).toEqual(params);
+	});
+
+	it('reads a raw CRLF request and reports the assumed port', () => {
+		const result = parseSignedRequest(
+			`GET /account/profile/v1?client_id=abc123 HTTP/1.1\r\nHost: open.tapapis.cn\r\nAuthorization: ${header}\r\n\r\n`
+		);
+		expect(result).toMatchObject({ kind: 'raw', method: 'GET', url, authorization: params });
+		expect(result.understood).toContain('Method GET from the request line.');
+		expect(result.understood).toContain('Port 443 assumed: a raw request does not say its scheme.');
+	});
+
+	it('reads a raw request without Host, with the URL missing', () => {
+		const result = parseSignedRequest(`GET /p HTTP/1.1\nAuthorization: ${header}\n`);
+		expect(result.missing).toEqual(['url', 'mac_key']);
+		expect(result.method).toBe('GET');
+	});
+
+	it.each([
+		['', /Paste the Authorization header/],
+		['   \n ', /Paste the Authorization header/],
+		['hello world', /Could not tell what this is/],
+		['Authorization: Bearer abc', /"Bearer", not MAC/],
+		[`curl '${url}`, /single quote/],
+		[`curl '${url}' -H 'accept: */*'`, /sends no Authorization header/],
+		['GET /p HTTP/1.1\nHost: h\n', /no Authorization header line/],
+		[`curl ${url} -H 'Authorization: MAC id="a"'`, /Missing ts, nonce, mac/],
+		['curl “https://h/” -H “Authorization: MAC”', /Authorization/],
+		['“MAC id=x”', /curly quotes/],
+		['x'.repeat(300_000), /too long/]
+	])('refuses %j with a MacInputError saying why', (text, message) => {
+		expect(() => parseSignedRequest(text)).toThrow(MacInputError);
+		expect(() => parseSignedRequest(text)).toThrow(message);
+	});
+
+	it('throws nothing but MacInputError for random junk', () => {
+		let seed = 12345;
+		const random = () => {
+			seed = (seed * 1103515245 + 12345) % 2 ** 31;
+			return seed / 2 ** 31;
+		};
+		const alphabet = `curlGETMAC:/?"'\\^$ \n\r\t=,#&%@-HX\u0000\u00ff\ud83d\udd11`;
+		const prefixes = ['', 'curl ', 'GET ', 'Authorization: MAC ', ':path: ', 'MAC id="'];
+		for (let round = 0; round < 400; round += 1) {
+			const length = Math.floor(random() * 80);
+			let text = prefixes[round % prefixes.length] ?? '';
+			for (let i = 0; i < length; i += 1) text += alphabet[Math.floor(random() * alphabet.length)];
+			try {
+				parseSignedRequest(text);
+			} catch (error) {
+				expect(error, JSON.stringify(text)).toBeInstanceOf(MacInputError);
+			}
+		}
+		const binary = String.fromCharCode(...Array.from({ length: 512 }, (_, i) => (i * 37) % 256));
+		expect(() => parseSignedRequest(binary)).toThrow(MacInputError);
+	});
+});
+
+describe('parseSignedRequest with an unusable URL', () => {
+	it('keeps the URL to correct, says why it cannot be signed, and lists it as missing', () => {
+		const result = parseSignedRequest(`curl ftp://h/p -H 'Authorization: ${header}'`);
+		expect(result.url).toBe('ftp://h/p');
+		expect(result.missing).toEqual(['url', 'mac_key']);
+		expect(result.understood.join(' ')).toMatch(/cannot be signed: Only https/);
+	});
+});

@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import {
+	KID_PLACEHOLDER,
+	decodeShareState,
+	encodeShareState,
+	parseSignedRequest,
+	type ShareState
+} from '$lib/verify';
+
+const MAC_KEY = 'SECRET-mac-key-ZZ9plural';
+const KID = 'kidAbCdEf0123456789';
+const header = `MAC id="${KID}",ts="1700000000",nonce="bm9uY2Ux",mac="q/+Ab=="`;
+const curl = `curl 'https://open.tapapis.cn/account/profile/v1?client_id=abc123' \\\n  -H 'Authorization: ${header}'`;
+
+const state: ShareState = {
+	signedRequest: curl,
+	url: 'https://open.tapapis.cn/account/profile/v1?client_id=abc123',
+	baseString: '1700000000\nbm9uY2Ux\nGET\n/p\nh\n443\n\n',
+	options: { revealKid: false, windowSeconds: 300, note: 'ünïcode ✓' }
+};
+
+function decodedPayload(fragment: string): string {
+	return Buffer.from(fragment.slice(3), 'base64url').toString('utf8');
+}
+
+describe('share state', () => {
+	it('round-trips the state with the kid when asked', () => {
+		const fragment = encodeShareState(state, { includeKid: true });
+		expect(fragment).toMatch(/^v1\.[A-Za-z0-9_-]+$/);
+		expect(decodeShareState(fragment)).toEqual(state);
+		expect(decodeShareState(`#${fragment}`)).toEqual(state);
+	});
+
+	it('replaces the kid by default, and the link still parses', () => {
+		const decoded = decodeShareState(encodeShareState(state));
+		expect(decoded?.signedRequest).not.toContain(KID);
+		expect(decodedPayload(encodeShareState(state))).not.toContain(KID);
+		const parsed = parseSignedRequest(decoded?.signedRequest ?? '');
+		expect(parsed.authorization.id).toBe(KID_PLACEHOLDER);
+		expect(parsed.url).toBe(state.url);
+		expect({ ...decoded, signedRequest: '' }).toEqual({ ...state, signedRequest: '' });
+	});
+
+	it('replaces the kid in a cmd paste and in a raw request too', () => {
+		for (const signedRequest of [
+			`curl ^"https://h/p^" -H ^"Authorization: MAC id=^\\^"${KID}^\\^",ts=^\\^"1^\\^",nonce=^\\^"n^\\^",mac=^\\^"m^\\^"^"`,
+			`GET /p HTTP/1.1\r\nHost: h\r\nAuthorization: MAC id=${KID}, ts=1, nonce=n, mac=m\r\n`
+		]) {
+			const decoded = decodeShareState(encodeShareState({ ...state, signedRequest }));
+			expect(decoded?.signedRequest).not.toContain(KID);
+			expect(parseSignedRequest(decoded?.signedRequest ?? '').authorization.id).toBe(
+				KID_PLACEHOLDER
+			);
+		}
+	});
+
+	it('replaces a short kid only where it is the id, not elsewhere in the text', () => {
+		const signedRequest = 'Authorization: MAC id="ab",ts="1",nonce="nab",mac="mab"';
+		const decoded = decodeShareState(encodeShareState({ ...state, signedRequest }));
+		expect(decoded?.signedRequest).toBe(
+			'Authorization: MAC id="<kid>",ts="1",nonce="nab",mac="mab"'
+		);
+	});
+
+	it('removes a kid that cannot be located exactly in an unreadable paste', () => {
+		const signedRequest = `Authorization: MAC id="${KID}",ts="1"`;
+		const fragment = encodeShareState({ ...state, signedRequest });
+		expect(decodedPayload(fragment)).not.toContain(KID);
+	});
+
+	it('never contains the mac_key, even pasted by mistake or passed as an option', () => {
+		const leaky = {
+			...state,
+			signedRequest: `${curl} -H 'X-Debug-Key: ${MAC_KEY}'`,
+			options: { ...state.options, macKey: MAC_KEY, mac_key: MAC_KEY, comment: `key ${MAC_KEY}` }
+		};
+		for (const includeKid of [true, false]) {
+			const fragment = encodeShareState(leaky, { includeKid, macKey: MAC_KEY });
+			expect(decodedPayload(fragment)).not.toContain(MAC_KEY);
+			expect(fragment).not.toContain(MAC_KEY);
+			const decoded = decodeShareState(fragment);
+			expect(decoded?.options.macKey).toBeUndefined();
+			expect(decoded?.options.comment).toBe('key <mac_key>');
+		}
+	});
+
+	it.each([
+		'',
+		'#',
+		'v2.abc',
+		'v1.***',
+		'v1.',
+		`v1.${Buffer.from('not json').toString('base64url')}`,
+		`v1.${Buffer.from('[1,2]').toString('base64url')}`,
+		`v1.${Buffer.from('null').toString('base64url')}`,
+		`v1.${Buffer.from('{"signedRequest":5}').toString('base64url')}`,
+		`v1.${Buffer.from('{"options":[1]}').toString('base64url')}`,
+		`v1.${Buffer.from([0xff, 0xfe, 0xfd]).toString('base64url')}`,
+		`v1.${'A'.repeat(400_000)}`
+	])('decodes hostile fragment %# to null without throwing', (fragment) => {
+		expect(decodeShareState(fragment)).toBeNull();
+	});
+
+	it('drops hostile option values and a __proto__ key instead of trusting them', () => {
+		const payload = JSON.stringify({
+			signedRequest: 'x',
+			options: { __proto__: { polluted: true }, ok: 1, bad: { nested: 1 }, nan: null, mac_key: 'k' }
+		});
+		const decoded = decodeShareState(`v1.${Buffer.from(payload).toString('base64url')}`);
+		expect(decoded).toEqual({ signedRequest: 'x', url: '', baseString: '', options: { ok: 1 } });
+		expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+	});
+});
