@@ -1,0 +1,69 @@
+import { FIXED_NOTE, INLINE_KEY_NOTE, purpose, resolve } from './common';
+import { csharpString as str } from './string-literals';
+import type { SnippetOptions } from './types';
+
+/** C#: HMACSHA1 and HttpClient in a top-level-statements program. */
+export function csharpSnippet(options: SnippetOptions): string {
+	const o = resolve(options);
+	const macKey =
+		o.inlineMacKey === undefined
+			? `var macKey = Environment.GetEnvironmentVariable(${str(o.macKeyEnv)});
+if (string.IsNullOrEmpty(macKey))
+{
+    Console.Error.WriteLine(${str(o.missingKey)});
+    return 1;
+}`
+			: `// ${INLINE_KEY_NOTE}
+var macKey = ${str(o.inlineMacKey)};`;
+	const tsNonce = o.fixed
+		? `// ${FIXED_NOTE}
+var ts = ${str(o.fixed.ts)};
+var nonce = ${str(o.fixed.nonce)};`
+		: `var ts = DateTimeOffset.UtcNow.ToUnixTimeSeconds().ToString();
+var nonce = Convert.ToBase64String(RandomNumberGenerator.GetBytes(16));`;
+	const sep = o.separator;
+
+	return `${purpose('//', 'dotnet run Program.cs', o.inlineMacKey === undefined ? o.macKeyEnv : null)}
+// (.NET 10+; with an older SDK, put this file in a "dotnet new console" project and use dotnet run.)
+using System.Security.Cryptography;
+using System.Text;
+
+const string RequestUrl = ${str(o.url)};
+const string Kid = ${str(o.kid)};
+
+${macKey}
+${tsNonce}
+var url = new Uri(RequestUrl);
+var mac = Sign(macKey, BaseString(url, ts, nonce));
+var header = $"MAC id=\\"{Kid}\\"${sep}ts=\\"{ts}\\"${sep}nonce=\\"{nonce}\\"${sep}mac=\\"{mac}\\"";
+Console.WriteLine($"Authorization: {header}");
+if (Environment.GetEnvironmentVariable("DRY_RUN") == "1") return 0;
+
+using var client = new HttpClient();
+using var request = new HttpRequestMessage(HttpMethod.Get, url);
+// Without validation, HttpClient sends the header exactly as built.
+request.Headers.TryAddWithoutValidation("Authorization", header);
+using var response = await client.SendAsync(request);
+Console.WriteLine($"{(int)response.StatusCode} {response.ReasonPhrase}");
+Console.WriteLine(await response.Content.ReadAsStringAsync());
+return 0;
+
+// Seven lines, each ending in LF; ext is empty, so it ends with two LFs.
+static string BaseString(Uri url, string ts, string nonce)
+{
+    // request URI: PathAndQuery is what HttpClient puts on the request line, %-escapes kept;
+    // never Uri.UnescapeDataString it.
+    // host: lower case, without the port.
+    // port: Uri.Port is the URL's own, else the scheme's default, although the URL does not show it.
+    var lines = new[] { ts, nonce, "GET", url.PathAndQuery, url.Host.ToLowerInvariant(), url.Port.ToString(), "" };
+    return string.Join("\\n", lines) + "\\n";
+}
+
+static string Sign(string macKey, string text)
+{
+    // key and text as UTF-8 bytes, not the UTF-16 of .NET strings.
+    using var hmac = new HMACSHA1(Encoding.UTF8.GetBytes(macKey));
+    return Convert.ToBase64String(hmac.ComputeHash(Encoding.UTF8.GetBytes(text)));
+}
+`;
+}
