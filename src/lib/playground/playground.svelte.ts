@@ -13,12 +13,11 @@ import {
 	requestTarget,
 	timestamp,
 	timestampToDate,
-	utf8Bytes,
 	type BaseStringInput,
 	type Outcome,
 	type NonceKind
 } from '$lib/mac';
-import { LiveClock } from './live-clock.svelte';
+import { LiveClock } from '$lib/ui/live-clock.svelte';
 import {
 	OPERATIONS,
 	operationForScopes,
@@ -117,7 +116,6 @@ export class Playground {
 	});
 	readonly lines = $derived(baseStringLines(this.baseInput));
 	readonly base = $derived(baseString(this.baseInput));
-	readonly baseBytes = $derived(utf8Bytes(this.base));
 
 	readonly messages = $derived.by(() => {
 		const messages: Partial<Record<string, FieldMessage>> = {};
