@@ -54,8 +54,9 @@ const config = {
 					'unsafe-hashes',
 					'sha256-S8qMpvofolR8Mpjy4kQvEm7m1q8clzU4dfDH0AmvZjo='
 				],
-				// Icons and images are local; data: for the inline SVG favicon.
-				'img-src': ['self', 'data:'],
+				// Our own images, plus an avatar from a response, which the service serves from its CDN
+				// over https (the page shows only http(s) avatar URLs; an image cannot run script).
+				'img-src': ['self', 'https:'],
 				// Signing happens in this tab; the only requests are the ones a user sends. The Direct target
 				// calls the service over https; the Proxy target calls a relay the user names, which may be
 				// deployed on any https host, or run locally with `npm run proxy` over plain http. So: any

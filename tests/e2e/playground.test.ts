@@ -36,7 +36,7 @@ test("the worked example preset gives the draft's correct mac, header, curl and 
 
 test('typed values are signed exactly, with the overseas host and port 443', async ({ page }) => {
 	await page.getByLabel('kid', { exact: true }).fill('kid-typed');
-	await page.getByLabel('mac_key').fill('kéy with spaces ');
+	await page.getByLabel('mac_key', { exact: true }).fill('kéy with spaces ');
 	await page.getByLabel('Overseas', { exact: true }).check();
 	await page.getByLabel('client_id').fill('app 42');
 	await page.getByLabel('public_profile').uncheck();
@@ -90,8 +90,8 @@ test('bad input gets a message at its field and nothing typed is lost', async ({
 	await page.getByLabel('kid', { exact: true }).fill('k');
 	await page.getByLabel('mac_algorithm').fill('hmac-sha-256');
 	await expect(page.getByLabel('mac_algorithm')).toHaveAccessibleDescription(/not supported/);
-	await page.getByLabel('mac_key').fill('');
-	await expect(page.getByLabel('mac_key')).toHaveAccessibleDescription(/mac_key is empty/);
+	await page.getByLabel('mac_key', { exact: true }).fill('');
+	await expect(page.getByLabel('mac_key', { exact: true })).toHaveAccessibleDescription(/mac_key is empty/);
 
 	await page.getByText('Paste SDK login result', { exact: true }).first().click();
 	await page.getByRole('textbox', { name: 'Paste SDK login result' }).fill('{"kid": "half');

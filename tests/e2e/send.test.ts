@@ -113,12 +113,12 @@ test('access_denied: a revoked token, sign out locally, log in again', async ({ 
 });
 
 test('access_denied: a wrong mac_key, and signing out clears the credential', async ({ page }) => {
-	await page.getByLabel('mac_key').fill('not-the-key');
+	await page.getByLabel('mac_key', { exact: true }).fill('not-the-key');
 	await send(page).click();
 	await expect(explainer(page, 'access_denied')).toContainText('The mac does not match');
 	await page.getByRole('button', { name: 'Sign out locally' }).click();
 	await expect(page.getByLabel('kid', { exact: true })).toHaveValue('');
-	await expect(page.getByLabel('mac_key')).toHaveValue('');
+	await expect(page.getByLabel('mac_key', { exact: true })).toHaveValue('');
 	await expect(page.getByLabel('client_id')).toHaveValue('demo-client-0001');
 });
 

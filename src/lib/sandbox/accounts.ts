@@ -5,6 +5,7 @@
 export interface DemoUser {
 	id: string;
 	name: string;
+	/** File name under the sandbox's avatar base URL. */
 	avatar: string;
 }
 
@@ -33,8 +34,8 @@ export const DEMO_APPLICATIONS: readonly DemoApplication[] = [
 ];
 
 export const DEMO_USERS: readonly DemoUser[] = [
-	{ id: 'user-ada', name: 'Ada Demo', avatar: 'https://example.com/avatars/ada.png' },
-	{ id: 'user-bo', name: 'Bo Demo', avatar: 'https://example.com/avatars/bo.png' }
+	{ id: 'user-ada', name: 'Ada Demo', avatar: 'ada.svg' },
+	{ id: 'user-bo', name: 'Bo Demo', avatar: 'bo.svg' }
 ];
 
 export const DEMO_ACCOUNTS: readonly DemoAccount[] = [

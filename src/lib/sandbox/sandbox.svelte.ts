@@ -7,8 +7,8 @@ export class Sandbox {
 	readonly state = $state(initialSandboxState());
 	readonly service: SandboxService;
 
-	constructor(hosts: () => readonly string[]) {
-		this.service = new SandboxService(this.state, { hosts });
+	constructor(hosts: () => readonly string[], avatarBase?: string) {
+		this.service = new SandboxService(this.state, { hosts, avatarBase });
 	}
 
 	tokenFor(kid: string): SandboxToken | undefined {

@@ -79,6 +79,8 @@ export interface SandboxOptions {
 	/** Hosts the sandbox answers for (the deployments' hosts). */
 	hosts: () => readonly string[];
 	now?: () => number;
+	/** Where the demo users' avatar images live; the page passes its own origin so they load under its CSP. */
+	avatarBase?: string;
 }
 
 /** What the service of the spec does, as a web-standard fetch handler: the browser and Node share it. */
@@ -226,7 +228,11 @@ export class SandboxService {
 			unionid: unionid(vendorOf(token.clientId), token.userId)
 		};
 		if (scope === 'basic_info') return ids;
-		return { name: user?.name ?? '', avatar: user?.avatar ?? '', ...ids };
+		const avatar = new URL(
+			user?.avatar ?? '',
+			this.options.avatarBase ?? 'https://example.com/avatars/'
+		).href;
+		return { name: user?.name ?? '', avatar, ...ids };
 	}
 
 	private forgetOldNonces(now: number): void {
