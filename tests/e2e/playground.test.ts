@@ -91,7 +91,9 @@ test('bad input gets a message at its field and nothing typed is lost', async ({
 	await page.getByLabel('mac_algorithm').fill('hmac-sha-256');
 	await expect(page.getByLabel('mac_algorithm')).toHaveAccessibleDescription(/not supported/);
 	await page.getByLabel('mac_key', { exact: true }).fill('');
-	await expect(page.getByLabel('mac_key', { exact: true })).toHaveAccessibleDescription(/mac_key is empty/);
+	await expect(page.getByLabel('mac_key', { exact: true })).toHaveAccessibleDescription(
+		/mac_key is empty/
+	);
 
 	await page.getByText('Paste SDK login result', { exact: true }).first().click();
 	await page.getByRole('textbox', { name: 'Paste SDK login result' }).fill('{"kid": "half');

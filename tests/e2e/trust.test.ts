@@ -40,17 +40,15 @@ test('the mac_key stays in memory: not in the URL, storage, cookies, requests, c
 	await expect(page.getByTestId('authorization-header')).toBeVisible();
 	// The SDK paste, the credential, every send target, the code view, copying.
 	await page.getByText('Paste SDK login result', { exact: true }).first().click();
-	await page
-		.getByRole('textbox', { name: 'Paste SDK login result' })
-		.fill(
-			JSON.stringify({
-				kid: 'k-trust',
-				mac_key: KEY,
-				token_type: 'mac',
-				mac_algorithm: 'hmac-sha-1',
-				scopeSet: ['basic_info']
-			})
-		);
+	await page.getByRole('textbox', { name: 'Paste SDK login result' }).fill(
+		JSON.stringify({
+			kid: 'k-trust',
+			mac_key: KEY,
+			token_type: 'mac',
+			mac_algorithm: 'hmac-sha-1',
+			scopeSet: ['basic_info']
+		})
+	);
 	await page.getByLabel('mac_key', { exact: true }).fill(KEY);
 	await page.getByRole('button', { name: 'Send', exact: true }).click();
 	await expect(page.locator('[data-code="access_denied"]')).toBeVisible();

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 
 const baseUrl = process.argv[2] ?? 'http://127.0.0.1:4173/mac-token-playground/';
 const pages = (process.argv[3] ?? '').split(',').filter(Boolean);
-const paths = pages.length > 0 ? pages : [''];
+const paths = pages.length > 0 ? pages : ['', 'verify', 'errors'];
 const executablePath =
 	process.env.CHROMIUM_PATH ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
 
