@@ -1,0 +1,157 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { expect, test, type Page } from '@playwright/test';
+
+const axeSource = readFileSync(
+	createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
+	'utf8'
+);
+
+interface AxeViolation {
+	id: string;
+	help: string;
+	nodes: { target: string[] }[];
+}
+
+/** Runs axe-core in the page (through the debugger protocol, so the page's CSP does not apply). */
+async function violations(page: Page): Promise<string[]> {
+	await page.evaluate(axeSource);
+	const found = await page.evaluate(async () => {
+		const axe = (
+			window as unknown as {
+				axe: {
+					run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }>;
+				};
+			}
+		).axe;
+		return (await axe.run(document, { resultTypes: ['violations'] })).violations;
+	});
+	return found.map(
+		(violation) =>
+			`${violation.id}: ${violation.help} at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`
+	);
+}
+
+const states: { name: string; path: string; act?: (page: Page) => Promise<void> }[] = [
+	{ name: 'playground, first visit', path: './' },
+	{
+		name: 'playground, sent, with sandbox settings and code open',
+		path: './',
+		act: async (page) => {
+			await page.getByRole('button', { name: 'Send', exact: true }).click();
+			await expect(page.getByTestId('response-status')).toHaveText('200 OK');
+			await page.getByText('Sandbox settings and token lifecycle').click();
+			await page.getByText('Headers the browser can read').click();
+			await page.getByText('Hex view').click();
+			await page.getByRole('tab', { name: 'Go' }).click();
+		}
+	},
+	{
+		name: 'playground, an error explained, fields flagged',
+		path: './',
+		act: async (page) => {
+			await page.getByLabel('client_id').fill('wrong');
+			await page.getByRole('button', { name: 'Send', exact: true }).click();
+			await expect(page.locator('[data-code="invalid_client"]')).toBeVisible();
+			await page.getByLabel('mac_algorithm').fill('rsa');
+			await page.getByText('Paste SDK login result', { exact: true }).first().click();
+			await page.getByRole('textbox', { name: 'Paste SDK login result' }).fill('{');
+			await page.getByLabel('Proxy', { exact: true }).check();
+			await page.getByLabel('Relay address').fill('nonsense');
+		}
+	},
+	{ name: 'verify, empty', path: './verify' },
+	{
+		name: 'verify, a mismatch diagnosed and diffed',
+		path: './verify',
+		act: async (page) => {
+			await page
+				.getByRole('textbox', { name: 'Signed request' })
+				.fill(
+					`curl 'https://open.tapapis.cn/account/basic-info/v1?client_id=x' -H 'Authorization: MAC id="k",ts="1700000000",nonce="n",mac="AAAAAAAAAAAAAAAAAAAAAAAAAAA="'`
+				);
+			await page.getByRole('textbox', { name: 'mac_key' }).fill('key');
+			await page
+				.getByRole('textbox', { name: "Base string from the customer's logs" })
+				.fill('1700000000\\nn\\nGET\\n');
+			await expect(page.getByRole('list', { name: 'Diagnosis' })).toBeVisible();
+		}
+	},
+	{
+		name: 'errors, a body explained',
+		path: './errors',
+		act: async (page) => {
+			await page
+				.getByLabel('Response body')
+				.fill('{"error":"invalid_time","error_description":"ts"}');
+			await expect(page.locator('[data-code="invalid_time"]')).toBeVisible();
+		}
+	},
+	{ name: 'not found', path: './nowhere' }
+];
+
+for (const colorScheme of ['light', 'dark'] as const) {
+	for (const state of states) {
+		test(`no axe violations: ${state.name} (${colorScheme})`, async ({ page }) => {
+			await page.emulateMedia({ colorScheme });
+			await page.goto(state.path);
+			await page.waitForLoadState('networkidle');
+			if (state.path === './') await expect(page.getByTestId('authorization-header')).toBeVisible();
+			await state.act?.(page);
+			expect(await violations(page)).toEqual([]);
+		});
+	}
+}
+
+/** Presses Tab until the focused element matches, as a keyboard user would; fails after `limit` presses. */
+async function tabTo(page: Page, matches: (element: Element) => boolean, limit = 120) {
+	const source = matches.toString();
+	for (let i = 0; i < limit; i++) {
+		await page.keyboard.press('Tab');
+		if (
+			await page.evaluate((fn) => new Function(`return (${fn})(document.activeElement)`)(), source)
+		)
+			return;
+	}
+	throw new Error(`Tab never reached the element after ${limit} presses`);
+}
+
+test('keyboard only: sign, send, read the explanation and act on it, with focus always visible', async ({
+	page
+}) => {
+	await page.goto('./');
+	await expect(page.getByTestId('authorization-header')).toBeVisible();
+	await tabTo(page, (element) => element.id === 'client_id');
+	expect(
+		await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)
+	).not.toBe('none');
+	await page.keyboard.press('Control+A');
+	await page.keyboard.type('typed-by-keyboard');
+	await tabTo(page, (element) => element.textContent?.trim() === 'Send');
+	expect(
+		await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)
+	).not.toBe('none');
+	await page.keyboard.press('Enter');
+	await expect(page.locator('[data-code="invalid_client"]')).toBeVisible();
+	await tabTo(page, (element) => element.textContent?.trim() === 'Go to client_id');
+	await page.keyboard.press('Enter');
+	await expect(page.getByLabel('client_id')).toBeFocused();
+	await page.keyboard.press('Control+A');
+	await page.keyboard.type('demo-client-0001');
+	await tabTo(page, (element) => element.textContent?.trim() === 'Send');
+	await page.keyboard.press('Enter');
+	await expect(page.getByTestId('response-status')).toHaveText('200 OK');
+});
+
+test('reduced motion: nothing animates', async ({ page }) => {
+	await page.emulateMedia({ reducedMotion: 'reduce' });
+	await page.goto('./');
+	const moving = await page.evaluate(
+		() =>
+			[...document.querySelectorAll('*')].filter((element) => {
+				const style = getComputedStyle(element);
+				return style.animationName !== 'none' || !['0s', ''].includes(style.transitionDuration);
+			}).length
+	);
+	expect(moving).toBe(0);
+});
