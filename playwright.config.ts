@@ -1,15 +1,10 @@
-import { existsSync } from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
+import { chromiumArgs, chromiumPath } from './tests/tools/chromium.js';
 
 // The end-to-end tests run against the production build served under a base path, as GitHub Pages serves it.
 export const BASE_PATH = '/mac-token-playground';
 const PORT = 4173;
 export const RELAY_PORT = 8788;
-
-// A machine with a browser uses it: CHROMIUM_PATH, else Debian's chromium. Playwright's own download is
-// only the fallback, so no step tries to fetch a browser where one is installed.
-const chromium =
-	process.env.CHROMIUM_PATH ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
 
 export default defineConfig({
 	testDir: 'tests/e2e',
@@ -17,22 +12,12 @@ export default defineConfig({
 	forbidOnly: !!process.env.CI,
 	retries: 0,
 	workers: process.env.CI ? 2 : undefined,
-	reporter: process.env.CI ? [['list']] : [['list']],
+	reporter: 'list',
 	use: {
 		baseURL: `http://127.0.0.1:${PORT}${BASE_PATH}/`,
 		trace: 'retain-on-failure',
 		...devices['Desktop Chrome'],
-		launchOptions: {
-			executablePath: chromium,
-			// Root in a container needs --no-sandbox; the rest keep Chromium off a network it cannot reach.
-			args: [
-				'--no-sandbox',
-				'--disable-gpu',
-				'--disable-background-networking',
-				'--disable-component-update',
-				'--disable-sync'
-			]
-		}
+		launchOptions: { executablePath: chromiumPath, args: chromiumArgs }
 	},
 	webServer: [
 		{

@@ -1,25 +1,15 @@
 // Takes screenshots of every page at 360 px and 1280 px, light and dark, for a person to look at.
 // Usage: npm run build && npm run preview (under BASE_PATH), then `node tests/tools/screenshots.js [base URL]`.
 import { chromium } from '@playwright/test';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
+import { chromiumArgs, chromiumPath } from './chromium.js';
 
 const baseUrl = process.argv[2] ?? 'http://127.0.0.1:4173/mac-token-playground/';
 const pages = (process.argv[3] ?? '').split(',').filter(Boolean);
 const paths = pages.length > 0 ? pages : ['', 'verify', 'errors'];
-const executablePath =
-	process.env.CHROMIUM_PATH ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
 
 mkdirSync('screenshots', { recursive: true });
-const browser = await chromium.launch({
-	executablePath,
-	args: [
-		'--no-sandbox',
-		'--disable-gpu',
-		'--disable-background-networking',
-		'--disable-component-update',
-		'--disable-sync'
-	]
-});
+const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
 for (const path of paths) {
 	for (const width of [360, 1280]) {
 		for (const colorScheme of /** @type {const} */ (['light', 'dark'])) {

@@ -1,4 +1,5 @@
-import type { Scope } from './operation';
+import { DEMO_ACCOUNTS } from '$lib/sandbox/accounts';
+import { SCOPES, type Scope } from './operation';
 
 /** A complete set of playground inputs that a user can load with one click. */
 export interface Preset {
@@ -15,26 +16,18 @@ export interface Preset {
 	nonce?: string;
 }
 
-// The demo accounts of the embedded sandbox: made-up values, safe to show and share.
-export const DEMO_CLIENT_ID = 'demo-client-0001';
-
+// The sandbox's demo accounts come first, so a new visitor's first Send gets a 200.
 export const PRESETS: readonly Preset[] = [
-	{
-		id: 'demo-profile',
-		label: 'Demo account with public_profile',
-		kid: 'demo-kid-profile-4f1c',
-		macKey: 'demo-mac-key-profile-Q9sLx2',
-		scopes: ['basic_info', 'public_profile'],
-		clientId: DEMO_CLIENT_ID
-	},
-	{
-		id: 'demo-basic',
-		label: 'Demo account with basic_info only',
-		kid: 'demo-kid-basic-8a2e',
-		macKey: 'demo-mac-key-basic-Zr7Wm4',
-		scopes: ['basic_info'],
-		clientId: DEMO_CLIENT_ID
-	},
+	...DEMO_ACCOUNTS.map((account) => ({
+		id: account.id,
+		label: account.label,
+		kid: account.kid,
+		macKey: account.macKey,
+		scopes: account.scopes.filter((scope): scope is Scope =>
+			(SCOPES as readonly string[]).includes(scope)
+		),
+		clientId: account.clientId
+	})),
 	{
 		id: 'draft-example',
 		label: 'Worked example of the draft (§1.1)',
