@@ -1,12 +1,13 @@
 import { render, screen } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
+import type { Component } from 'svelte';
 import { describe, expect, it } from 'vitest';
 import CredentialFields from '$lib/playground/CredentialFields.svelte';
 import { Playground } from '$lib/playground/playground.svelte';
 import SdkPaste from '$lib/playground/SdkPaste.svelte';
 import WithPlayground from './WithPlayground.svelte';
 
-function setup(component = CredentialFields) {
+function setup(component: Component = CredentialFields) {
 	const playground = new Playground();
 	render(WithPlayground, { props: { playground, component } });
 	return { playground, user: userEvent.setup() };
