@@ -1,0 +1,296 @@
+// `npm run bench` (issue 6, item 6): builds the site and prints its figures beside their targets.
+// A benchmark, not a test: it exits 0 when a target is missed, and non-zero only when it could not
+// measure. Everything runs on 127.0.0.1, in temporary directories that it removes at the end.
+//
+//   1. builds a snapshot of the working tree (BASE_PATH unset) and a bare SvelteKit page;
+//   2. weight: gzip -9 of the documents, scripts and styles each page loads in Chromium;
+//   3. keystroke → updated Authorization header latency while typing 200 characters into kid;
+//   4. diagnose() in Chromium: a request with one mistake, and one signed with an unknown key;
+//   5. Lighthouse (desktop preset): performance, accessibility, best practices;
+//   6. a Markdown table of all figures with their targets.
+import { createHmac } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from '@playwright/test';
+import { lighthouseScores } from './lighthouse.js';
+import {
+	CHROMIUM_FLAGS,
+	diagnoseTimes,
+	keystrokeLatency,
+	median,
+	pageWeight,
+	percentile
+} from './measure.js';
+import { bundleVerify, snapshotProject, viteBuild, writeBareProject } from './projects.js';
+import { serveStatic } from './static-server.js';
+
+const PROJECT = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
+const CHROMIUM_PATH =
+	process.env.CHROMIUM_PATH ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
+const KEYSTROKES = 200;
+const DIAGNOSE_COUNTS = { warmUp: 5, runs: 30 };
+const TARGETS = { ratio: 1.6, keystrokeP95: 8, diagnose: 50, lighthouse: 100 };
+
+/** Run last-in first-out at the end, on failure, and on Ctrl-C. */
+/** @type {(() => Promise<unknown>)[]} */
+const cleanups = [];
+async function cleanUp() {
+	while (cleanups.length > 0) {
+		const step = cleanups.pop();
+		try {
+			await step?.();
+		} catch (error) {
+			console.error(`clean-up step failed: ${error}`);
+		}
+	}
+}
+for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM'])) {
+	process.once(signal, () => {
+		console.error(`\n${signal}: cleaning up`);
+		void cleanUp().then(() => process.exit(130));
+	});
+}
+
+/** @param {string} text */
+function log(text) {
+	console.log(text);
+}
+
+/** @param {number} bytes */
+function kB(bytes) {
+	return `${(bytes / 1000).toFixed(1)} kB`;
+}
+
+/** @param {number} ms */
+function ms(ms) {
+	return `${ms.toFixed(ms < 10 ? 2 : 1)} ms`;
+}
+
+/** @param {boolean | null} met */
+function verdict(met) {
+	return met === null ? 'n/a' : met ? 'yes' : '**no**';
+}
+
+/**
+ * @param {string} title
+ * @param {import('./measure.js').Weight} weight
+ */
+function printWeight(title, weight) {
+	log(
+		`${title}: ${kB(weight.gzip)} gzip -9 (${kB(weight.bytes)} as built), ${weight.files.length} files`
+	);
+	for (const file of [...weight.files].sort((a, b) => b.gzip - a.gzip)) {
+		log(
+			`    ${kB(file.gzip).padStart(9)}  ${kB(file.bytes).padStart(9)}  ${file.type.padEnd(10)} ${file.url}`
+		);
+	}
+}
+
+/** The two requests diagnose is timed on: the customer's mac computed here, apart from the app. */
+function diagnoseCases() {
+	const key = 'k7Qx2mZpR4vN8sLw';
+	const authorization = { id: 'kid-1234567890', ts: '1700000000', nonce: 'bm9uY2Ux', mac: '' };
+	const url = 'https://open.tapapis.cn/account/profile/v1?client_id=abc123';
+	/** @param {string} uri */
+	const base = (uri) =>
+		[authorization.ts, authorization.nonce, 'GET', uri, 'open.tapapis.cn', '443', '']
+			.map((line) => `${line}\n`)
+			.join('');
+	/** @param {string} macKey @param {string} text */
+	const mac = (macKey, text) => createHmac('sha1', macKey).update(text, 'utf8').digest('base64');
+	return [
+		{
+			name: 'one mistake (query string not signed)',
+			expect: 'explained',
+			input: {
+				authorization: { ...authorization, mac: mac(key, base('/account/profile/v1')) },
+				url,
+				macKey: key
+			}
+		},
+		{
+			name: 'nothing reproduces it (unknown key)',
+			expect: 'unexplained',
+			input: {
+				authorization: {
+					...authorization,
+					mac: mac('another-key-nobody-knows', base('/account/profile/v1?client_id=abc123'))
+				},
+				url,
+				macKey: key
+			}
+		}
+	];
+}
+
+async function main() {
+	log(`MAC token playground benchmark (${new Date().toISOString()}, Node ${process.version})`);
+	if (CHROMIUM_PATH === undefined) throw new Error('No Chromium: set CHROMIUM_PATH.');
+	const root = await mkdtemp(join(tmpdir(), 'mac-bench-'));
+	cleanups.push(() => rm(root, { recursive: true, force: true }));
+	const site = join(root, 'site');
+	const bare = join(root, 'bare');
+
+	// 1. Builds.
+	log('\n## Build');
+	await snapshotProject(PROJECT, site);
+	await writeBareProject(PROJECT, bare);
+	const siteBuild = await viteBuild(PROJECT, site);
+	log(
+		`playground: vite build of a snapshot of ${PROJECT} (BASE_PATH unset) in ${(siteBuild / 1000).toFixed(1)} s`
+	);
+	const bareBuild = await viteBuild(PROJECT, bare);
+	log(
+		`bare SvelteKit page (<h1>, adapter-static, same packages) in ${(bareBuild / 1000).toFixed(1)} s`
+	);
+	const bundle = await bundleVerify(site, join(root, 'verify-bundle'));
+	const blank = join(root, 'blank.html');
+	await writeFile(blank, '<!doctype html><html lang="en"><title>bench</title></html>\n');
+
+	const siteServer = await serveStatic(join(site, 'build'), {
+		'/__bench/': blank,
+		'/__bench/verify.js': bundle
+	});
+	cleanups.push(siteServer.close);
+	const bareServer = await serveStatic(join(bare, 'build'));
+	cleanups.push(bareServer.close);
+	const playgroundUrl = `${siteServer.origin}/`;
+
+	const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS });
+	cleanups.push(() => browser.close());
+	log(`Chromium ${browser.version()} (${CHROMIUM_PATH}), headless`);
+
+	// 2. Weight.
+	log('\n## Weight: documents, scripts and styles the page loads (same origin), gzip -9 each');
+	const siteWeight = await pageWeight(browser, playgroundUrl, (page) =>
+		page.getByTestId('authorization-header').waitFor({ state: 'visible' })
+	);
+	printWeight('playground /', siteWeight);
+	const bareWeight = await pageWeight(browser, `${bareServer.origin}/`, (page) =>
+		page.locator('h1').waitFor({ state: 'visible' })
+	);
+	printWeight('bare SvelteKit page', bareWeight);
+	const ratio = siteWeight.gzip / bareWeight.gzip;
+	log(`ratio playground / bare: ${ratio.toFixed(2)} (target <= ${TARGETS.ratio})`);
+
+	// 3. Keystroke latency.
+	log(`\n## Keystroke -> updated Authorization header (${KEYSTROKES} characters typed into kid)`);
+	const keystrokes = await keystrokeLatency(browser, playgroundUrl, KEYSTROKES);
+	const keyMedian = median(keystrokes);
+	const keyP95 = percentile(keystrokes, 0.95);
+	log(
+		`median ${ms(keyMedian)}, p95 ${ms(keyP95)}, max ${ms(Math.max(...keystrokes))} over ${keystrokes.length} keystrokes (target p95 <= ${TARGETS.keystrokeP95} ms)`
+	);
+
+	// 4. Diagnosis.
+	log(
+		`\n## diagnose() in Chromium (src/lib/verify bundled by Vite), median of ${DIAGNOSE_COUNTS.runs} after ${DIAGNOSE_COUNTS.warmUp} warm-up runs`
+	);
+	const cases = diagnoseCases();
+	const timings = await diagnoseTimes(
+		browser,
+		`${siteServer.origin}/__bench/`,
+		`${siteServer.origin}/__bench/verify.js`,
+		cases,
+		DIAGNOSE_COUNTS
+	);
+	for (const [index, timing] of timings.entries()) {
+		const expected = cases[index]?.expect;
+		const note =
+			timing.verdict === expected ? '' : ` (expected ${expected}: the figure is not comparable)`;
+		const explanation = timing.explanation ? ` by ${timing.explanation}` : '';
+		log(
+			`${timing.name}: median ${ms(median(timing.samples))}, p95 ${ms(percentile(timing.samples, 0.95))}; verdict ${timing.verdict}${explanation}, ${timing.variantsTried} variants computed${note}`
+		);
+	}
+	await browser.close();
+
+	// 5. Lighthouse.
+	log('\n## Lighthouse (desktop preset, simulated throttling), page /');
+	/** @type {import('./lighthouse.js').LighthouseResult | null} */
+	let lighthouse = null;
+	try {
+		lighthouse = await lighthouseScores(playgroundUrl, CHROMIUM_PATH);
+		for (const [category, score] of Object.entries(lighthouse.scores))
+			log(`${category}: ${score ?? 'n/a'}`);
+		for (const miss of lighthouse.misses) log(`    lost points: ${miss}`);
+		for (const warning of lighthouse.warnings) log(`    warning: ${warning}`);
+	} catch (error) {
+		log(`Lighthouse could not run: ${error instanceof Error ? error.message : String(error)}`);
+	}
+
+	// 6. Summary.
+	/** @type {[string, string, string, boolean | null][]} */
+	const rows = [
+		[
+			`Weight of / (JS + CSS + HTML, gzip -9), ${siteWeight.files.length} files`,
+			kB(siteWeight.gzip),
+			'',
+			null
+		],
+		[
+			`Weight of a bare SvelteKit page, ${bareWeight.files.length} files`,
+			kB(bareWeight.gzip),
+			'',
+			null
+		],
+		[
+			'Weight ratio, playground / bare',
+			ratio.toFixed(2),
+			`≤ ${TARGETS.ratio}`,
+			ratio <= TARGETS.ratio
+		],
+		['Keystroke → header, median (Chromium)', ms(keyMedian), '', null],
+		[
+			'Keystroke → header, p95 (Chromium)',
+			ms(keyP95),
+			`≤ ${TARGETS.keystrokeP95} ms`,
+			keyP95 <= TARGETS.keystrokeP95
+		],
+		...timings.map((timing) => {
+			const value = median(timing.samples);
+			/** @type {[string, string, string, boolean | null]} */
+			const row = [
+				`diagnose, ${timing.name}, median (Chromium)`,
+				ms(value),
+				`≤ ${TARGETS.diagnose} ms`,
+				value <= TARGETS.diagnose
+			];
+			return row;
+		}),
+		...['performance', 'accessibility', 'best-practices'].map((category) => {
+			const score = lighthouse?.scores[category] ?? null;
+			/** @type {[string, string, string, boolean | null]} */
+			const row = [
+				`Lighthouse ${category.replace('-', ' ')} (desktop)`,
+				score === null ? 'not run' : String(score),
+				String(TARGETS.lighthouse),
+				score === null ? null : score >= TARGETS.lighthouse
+			];
+			return row;
+		})
+	];
+	log('\n## Summary\n');
+	log('| Figure | Value | Target | Met |');
+	log('| --- | --- | --- | --- |');
+	for (const [figure, value, target, met] of rows)
+		log(`| ${figure} | ${value} | ${target || '—'} | ${target ? verdict(met) : '—'} |`);
+}
+
+const started = performance.now();
+try {
+	await main();
+	await cleanUp();
+	log(
+		`\nThe benchmark took ${((performance.now() - started) / 1000).toFixed(1)} s, clean-up included.`
+	);
+} catch (error) {
+	console.error(
+		`\nThe benchmark failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`
+	);
+	await cleanUp();
+	process.exit(1);
+}

@@ -1,0 +1,618 @@
+// Property tests of the protocol core's parsers (issue 6, item 4): whatever is pasted, a parser
+// returns a well-formed result or throws the typed MacInputError, never anything else; and what the
+// core writes (a header, a shell word, a URL) reads back as it was written.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+	CredentialError,
+	MacInputError,
+	authorizationHeader,
+	isSupportedAlgorithm,
+	parseAuthorization,
+	parseCredential,
+	requestTarget,
+	shellQuote,
+	type MacHeaderParams
+} from '$lib/mac';
+import { shellWords } from '$lib/verify';
+
+const RUNS = { numRuns: 300 };
+
+/** Runs a parser: its value, or the MacInputError it threw; any other exception fails the property. */
+function outcome<T>(run: () => T): { ok: true; value: T } | { ok: false; error: MacInputError } {
+	try {
+		return { ok: true, value: run() };
+	} catch (error) {
+		if (!(error instanceof MacInputError)) throw error;
+		expect(error.message).not.toBe('');
+		expect(typeof error.field).toBe('string');
+		return { ok: false, error };
+	}
+}
+
+// ---- Generators shared by the properties below -------------------------------------------------
+
+/** Characters that break naive parsers: quotes, escapes, separators, controls, odd Unicode. */
+const NASTY = [
+	'"',
+	"'",
+	'\\',
+	'^',
+	'$',
+	'`',
+	'#',
+	',',
+	'=',
+	';',
+	':',
+	' ',
+	'\t',
+	'\n',
+	'\r',
+	'\r\n',
+	'\u0000',
+	'\u001b',
+	'\u007f',
+	'\u00a0',
+	'\u2028',
+	'\ufeff',
+	'\ud800',
+	'\udc00',
+	'😀',
+	'é',
+	'İ',
+	'{',
+	'}',
+	'[',
+	']',
+	'<',
+	'>',
+	'%',
+	'%zz',
+	'?',
+	'&',
+	'/',
+	'@',
+	'__proto__',
+	'constructor'
+];
+const utf16Unit = fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code));
+
+/** Arbitrary text: any code point, any UTF-16 unit (lone surrogates), or a soup of nasty pieces. */
+const hostile = fc.oneof(
+	fc.string({ unit: 'binary', maxLength: 80 }),
+	fc.string({ unit: utf16Unit, maxLength: 80 }),
+	fc.string({ unit: fc.constantFrom(...NASTY), maxLength: 30 }),
+	fc.string({ unit: 'grapheme', maxLength: 40 })
+);
+
+/** Text a parser's grammar produces, then damaged: pieces inserted, cut, doubled or truncated. */
+function mutated(base: fc.Arbitrary<string>): fc.Arbitrary<string> {
+	const edit = fc.tuple(
+		fc.constantFrom('insert', 'delete', 'duplicate', 'truncate', 'swap-quote'),
+		fc.nat(),
+		fc.nat({ max: 12 }),
+		fc.oneof(fc.constantFrom(...NASTY), hostile)
+	);
+	return fc.tuple(base, fc.array(edit, { maxLength: 4 })).map(([text, edits]) =>
+		edits.reduce((current, [kind, at, length, piece]) => {
+			const index = current.length === 0 ? 0 : at % (current.length + 1);
+			switch (kind) {
+				case 'insert':
+					return current.slice(0, index) + piece + current.slice(index);
+				case 'delete':
+					return current.slice(0, index) + current.slice(index + length);
+				case 'duplicate':
+					return current.slice(0, index + length) + current.slice(index);
+				case 'truncate':
+					return current.slice(0, index);
+				default:
+					return current.replace(/["']/, (quote) => (quote === '"' ? "'" : '"'));
+			}
+		}, text)
+	);
+}
+
+/** Usually `usual`, now and then `rare`: a grammar where each flaw is rare enough that some pass. */
+function mostly<T>(usual: fc.Arbitrary<T>, rare: fc.Arbitrary<T>): fc.Arbitrary<T> {
+	return fc.oneof({ arbitrary: usual, weight: 12 }, { arbitrary: rare, weight: 1 });
+}
+
+/** Values authorizationHeader accepts: printable ASCII without `"` and `\`. */
+const headerChar = fc
+	.integer({ min: 0x20, max: 0x7e })
+	.filter((code) => code !== 0x22 && code !== 0x5c)
+	.map((code) => String.fromCharCode(code));
+const headerValue = fc.string({ unit: headerChar, minLength: 1, maxLength: 40 });
+const headerParams: fc.Arbitrary<MacHeaderParams> = fc.record(
+	{ id: headerValue, ts: headerValue, nonce: headerValue, mac: headerValue, ext: headerValue },
+	{ requiredKeys: ['id', 'ts', 'nonce', 'mac'] }
+);
+
+const PARAM_NAMES = [
+	'id',
+	'ts',
+	'nonce',
+	'mac',
+	'ext',
+	'ID',
+	'Nonce',
+	'x',
+	'__proto__',
+	'constructor',
+	'toString',
+	''
+];
+
+/**
+ * A header as people paste it: the four parameters (or most of them) in any order and case, quoted
+ * or bare, with stray, repeated or unknown parameters mixed in, and any prefix and separators.
+ */
+const headerText = fc
+	.tuple(
+		mostly(
+			fc.constantFrom('', 'Authorization: ', 'authorization:', 'AUTHORIZATION :  ', '  '),
+			fc.constantFrom('Proxy: ', 'Authorization', ':')
+		),
+		mostly(
+			fc.constantFrom('MAC ', 'mac  ', 'Mac\t'),
+			fc.constantFrom('Bearer ', 'MAC', '', 'MAC-X ')
+		),
+		headerParams,
+		mostly(
+			fc.constant<[string, string][]>([]),
+			fc.array(fc.tuple(fc.constantFrom(...PARAM_NAMES), fc.oneof(headerValue, hostile)), {
+				minLength: 1,
+				maxLength: 2
+			})
+		),
+		fc.nat(),
+		fc.array(
+			fc.tuple(
+				mostly(fc.constantFrom('=', ' = ', '= '), fc.constantFrom('==', ':', '')),
+				mostly(fc.constant('"'), fc.constantFrom('', "'", '"\\')),
+				mostly(fc.constantFrom(',', ', ', ' ,', ',\r\n '), fc.constantFrom('', ',,', ';'))
+			),
+			{ minLength: 8, maxLength: 8 }
+		)
+	)
+	.map(([prefix, scheme, params, extras, rotation, styles]) => {
+		const entries: [string, string][] = [...Object.entries(params), ...extras];
+		const turn = rotation % entries.length;
+		const ordered = [...entries.slice(turn), ...entries.slice(0, turn)];
+		return (
+			prefix +
+			scheme +
+			ordered
+				.map(([name, value], index) => {
+					const [equals, quote, separator] = styles[index % styles.length] ?? ['=', '"', ','];
+					const last = index === ordered.length - 1;
+					return `${name}${equals}${quote}${value}${quote}${last ? '' : separator}`;
+				})
+				.join('')
+		);
+	});
+
+// ---- parseAuthorization / authorizationHeader ----------------------------------------------------
+
+/** `name="value"` for each parameter, in the spec's order, written independently of the app. */
+function parameters(params: MacHeaderParams): string[] {
+	const order: (keyof MacHeaderParams)[] = params.ext
+		? ['id', 'ts', 'nonce', 'ext', 'mac']
+		: ['id', 'ts', 'nonce', 'mac'];
+	return order.map((name) => `${name}="${params[name] ?? ''}"`);
+}
+
+function expectHeaderParams(params: MacHeaderParams): void {
+	expect(
+		Object.keys(params).every((key) => ['id', 'ts', 'nonce', 'mac', 'ext'].includes(key))
+	).toBe(true);
+	for (const key of ['id', 'ts', 'nonce', 'mac'] as const) {
+		expect(typeof params[key]).toBe('string');
+		expect(params[key]).not.toBe('');
+	}
+	if ('ext' in params) expect(typeof params.ext).toBe('string');
+	expect(Object.getPrototypeOf(params)).toBe(Object.prototype);
+}
+
+describe('parseAuthorization (property)', () => {
+	it('gives four non-empty params or a MacInputError for any text', () => {
+		fc.assert(
+			fc.property(fc.oneof(hostile, headerText, mutated(headerText)), (text) => {
+				const result = outcome(() => parseAuthorization(text));
+				if (result.ok) expectHeaderParams(result.value);
+				else expect(result.error.field).toBe('Authorization');
+			}),
+			RUNS
+		);
+	});
+
+	it('reads any header authorizationHeader writes back to the same params, in any paste form', () => {
+		fc.assert(
+			fc.property(
+				headerParams,
+				fc.boolean(),
+				fc.constantFrom('', 'Authorization: ', 'authorization:  ', '  '),
+				fc.constantFrom(',', ', ', ',\r\n   ', ',\n\t', ' , '),
+				(params, space, prefix, wrap) => {
+					const header = authorizationHeader(params, { space });
+					const parts = parameters(params);
+					// The spec's layout: name="value", in order, ext only when non-empty.
+					expect(header).toBe(`MAC ${parts.join(space ? ', ' : ',')}`);
+					const expected = { ...params };
+					if (!params.ext) delete expected.ext;
+					expect(parseAuthorization(prefix + header)).toEqual(expected);
+					// Pasted from a log that wraps long lines, or separated some other way.
+					expect(parseAuthorization(`${prefix}MAC ${parts.join(wrap)}`)).toEqual(expected);
+				}
+			),
+			RUNS
+		);
+	});
+
+	it('authorizationHeader accepts exactly the printable-ASCII values without " and \\, else MacInputError', () => {
+		fc.assert(
+			fc.property(
+				fc.record({
+					id: fc.oneof(headerValue, hostile),
+					ts: fc.oneof(headerValue, hostile),
+					nonce: headerValue,
+					mac: fc.oneof(headerValue, hostile)
+				}),
+				(params) => {
+					const acceptable = [params.id, params.ts, params.nonce, params.mac].every((value) =>
+						/^[\x20\x21\x23-\x5b\x5d-\x7e]+$/.test(value)
+					);
+					const result = outcome(() => authorizationHeader(params));
+					expect(result.ok).toBe(acceptable);
+					if (result.ok) expect(result.value.startsWith('MAC id="')).toBe(true);
+				}
+			),
+			RUNS
+		);
+	});
+
+	it('reads a header at most once per parameter: a repeated one, in any case, is a MacInputError', () => {
+		fc.assert(
+			fc.property(
+				headerParams,
+				fc.constantFrom('id', 'ts', 'nonce', 'mac'),
+				fc.boolean(),
+				fc.nat(),
+				(params, name, upper, at) => {
+					const parts = parameters(params);
+					// Anywhere among the others: first, between two, or last.
+					parts.splice(at % (parts.length + 1), 0, `${upper ? name.toUpperCase() : name}="x"`);
+					const result = outcome(() => parseAuthorization(`MAC ${parts.join(',')}`));
+					expect(result.ok).toBe(false);
+					if (!result.ok) expect(result.error.message).toContain('twice');
+				}
+			),
+			RUNS
+		);
+	});
+});
+
+// ---- parseCredential -------------------------------------------------------------------------------
+
+const CREDENTIAL_KEYS = [
+	'kid',
+	'access_token',
+	'accessToken',
+	'token_type',
+	'tokenType',
+	'mac_key',
+	'macKey',
+	'mac_algorithm',
+	'macAlgorithm',
+	'scopeSet',
+	'scope_set',
+	'scopes',
+	'scope',
+	'data',
+	'__proto__',
+	'constructor',
+	'prototype',
+	'toString',
+	'valueOf'
+];
+
+/** JSON text of an object whose keys may repeat or be `__proto__` (JSON.stringify cannot write those). */
+function objectText(entries: [string, string][]): string {
+	return `{${entries.map(([key, value]) => `${JSON.stringify(key)}:${value}`).join(',')}}`;
+}
+
+const jsonValueText = fc.oneof(
+	fc.jsonValue({ maxDepth: 3 }).map((value) => JSON.stringify(value)),
+	fc.constantFrom('"hmac-sha-1"', '"HMAC-SHA-1 "', '"hmac-sha-256"', '""', '"  "', 'null', '[]'),
+	fc.string({ maxLength: 20 }).map((value) => JSON.stringify(value))
+);
+
+const credentialLike: fc.Arbitrary<string> = fc.letrec<{ object: string }>((tie) => ({
+	object: fc
+		.array(
+			fc.tuple(
+				fc.oneof(fc.constantFrom(...CREDENTIAL_KEYS), fc.string({ maxLength: 10 })),
+				fc.oneof({ depthSize: 'small', withCrossShrink: true }, jsonValueText, tie('object'))
+			),
+			{ maxLength: 9 }
+		)
+		.map(objectText)
+})).object;
+
+/** `[[[…]]]` or `{"data":{"data":…}}` nested deeper than any recursive reader could follow. */
+const deeplyNested = fc
+	.tuple(fc.integer({ min: 1000, max: 100_000 }), fc.constantFrom('[', '{"data":', '{"__proto__":'))
+	.map(([depth, open]) => {
+		const close = open === '[' ? ']' : '}';
+		return `${open.repeat(depth)}${open === '[' ? '' : '1'}${close.repeat(depth)}`;
+	});
+
+const validCredential = fc.record({
+	kid: fc.string({ minLength: 1, maxLength: 30 }).filter((value) => value.trim() !== ''),
+	mac_key: fc.string({ minLength: 1, maxLength: 40 }).filter((value) => value.trim() !== ''),
+	token_type: fc.constantFrom('mac', 'MAC', ''),
+	mac_algorithm: fc.constantFrom('hmac-sha-1', 'HMAC-SHA-1', ' hmac-sha-1 '),
+	scopes: fc.array(fc.stringMatching(/^[a-z_]{1,12}$/), { maxLength: 4 })
+});
+
+/** A valid login result with hostile keys mixed in, as JSON text (keys may repeat, or be __proto__). */
+const validCredentialText = fc
+	.tuple(
+		validCredential,
+		fc.array(fc.tuple(fc.constantFrom(...CREDENTIAL_KEYS), jsonValueText), { maxLength: 3 }),
+		fc.boolean()
+	)
+	.map(([credential, extras, extrasFirst]) => {
+		const own = Object.entries(credential).map(([key, value]): [string, string] => [
+			key,
+			JSON.stringify(value)
+		]);
+		return objectText(extrasFirst ? [...extras, ...own] : [...own, ...extras]);
+	});
+
+describe('parseCredential (property)', () => {
+	it('gives a complete credential or a MacInputError for any text, JSON or not', () => {
+		fc.assert(
+			fc.property(
+				fc.oneof(
+					hostile,
+					credentialLike,
+					credentialLike.map((object) => `{"data":${object}}`),
+					mutated(credentialLike),
+					validCredentialText,
+					mutated(validCredentialText),
+					fc.jsonValue().map((value) => JSON.stringify(value))
+				),
+				(text) => {
+					const result = outcome(() => parseCredential(text));
+					if (result.ok) {
+						const credential = result.value;
+						for (const field of ['kid', 'access_token', 'token_type', 'mac_key'] as const)
+							expect(typeof credential[field]).toBe('string');
+						expect(credential.kid.trim()).not.toBe('');
+						expect(credential.mac_key.trim()).not.toBe('');
+						expect(isSupportedAlgorithm(credential.mac_algorithm)).toBe(true);
+						expect(Array.isArray(credential.scopes)).toBe(true);
+						for (const scope of credential.scopes) {
+							expect(typeof scope).toBe('string');
+							expect(scope).not.toBe('');
+						}
+					} else if (result.error instanceof CredentialError) {
+						expect(result.error.issues.length).toBeGreaterThan(0);
+					}
+				}
+			),
+			RUNS
+		);
+	});
+
+	it('survives JSON nested 100 000 deep with a MacInputError, not a stack overflow', () => {
+		fc.assert(
+			fc.property(deeplyNested, (text) => {
+				expect(outcome(() => parseCredential(text)).ok).toBe(false);
+			}),
+			{ numRuns: 30 }
+		);
+	});
+
+	it('reads every valid login result, snake_case or camelCase, bare or wrapped in data', () => {
+		fc.assert(
+			fc.property(validCredential, fc.boolean(), fc.boolean(), (credential, camel, wrapped) => {
+				const object = camel
+					? {
+							kid: credential.kid,
+							macKey: credential.mac_key,
+							tokenType: credential.token_type,
+							macAlgorithm: credential.mac_algorithm,
+							scopeSet: credential.scopes
+						}
+					: credential;
+				const text = JSON.stringify(wrapped ? { data: object, now: 1, success: true } : object);
+				const parsed = parseCredential(text);
+				expect(parsed.kid).toBe(credential.kid);
+				expect(parsed.access_token).toBe(credential.kid);
+				expect(parsed.mac_key).toBe(credential.mac_key);
+				expect(parsed.token_type).toBe(credential.token_type);
+				expect(parsed.scopes).toEqual(credential.scopes);
+			}),
+			RUNS
+		);
+	});
+});
+
+// ---- requestTarget -------------------------------------------------------------------------------
+
+const urlLike = fc
+	.tuple(
+		fc.constantFrom(
+			'https://',
+			'http://',
+			'HTTPS://',
+			'ftp://',
+			'javascript:',
+			'file:///',
+			'',
+			'//',
+			'https:'
+		),
+		fc.constantFrom(
+			'open.tapapis.cn',
+			'OPEN.TapApis.COM',
+			'[::1]',
+			'[fe80::1%25eth0]',
+			'127.0.0.1',
+			'user:pw@h',
+			'@h',
+			'xn--nxasmq6b.example',
+			'bücher.de',
+			'h:0',
+			'h:65536',
+			'h:443',
+			'h:80',
+			'',
+			'%41.example',
+			'a b'
+		),
+		fc.oneof(
+			fc.webPath(),
+			fc.string({ unit: fc.constantFrom(...NASTY, 'a', '/', '.', '..'), maxLength: 20 })
+		),
+		fc.option(fc.oneof(fc.webQueryParameters(), hostile)),
+		fc.option(fc.webFragments())
+	)
+	.map(
+		([scheme, host, path, query, fragment]) =>
+			`${scheme}${host}${path}${query === null ? '' : `?${query}`}${fragment === null ? '' : `#${fragment}`}`
+	);
+
+describe('requestTarget (property)', () => {
+	it('gives a signable target or a MacInputError for any text', () => {
+		fc.assert(
+			fc.property(fc.oneof(hostile, urlLike, mutated(urlLike), fc.webUrl()), (text) => {
+				const result = outcome(() => requestTarget(text));
+				if (!result.ok) {
+					expect(result.error.field).toBe('url');
+					return;
+				}
+				const target = result.value;
+				expect(target.uri.startsWith('/')).toBe(true);
+				expect(target.href).toMatch(/^https?:\/\/[^#]*$/);
+				expect(target.host).not.toBe('');
+				expect(target.host).toBe(target.host.toLowerCase());
+				expect(target.port).toMatch(/^\d+$/);
+				const reparsed = new URL(target.href);
+				expect(reparsed.origin + target.uri).toBe(target.href);
+				// What the target names is what a second reading names: the href is already normal.
+				expect(requestTarget(target.href)).toEqual(target);
+			}),
+			RUNS
+		);
+	});
+
+	it('takes any http(s) URL: the URI is the path and query as sent, the fragment dropped', () => {
+		fc.assert(
+			fc.property(fc.webUrl({ withQueryParameters: true, withFragments: true }), (url) => {
+				const target = requestTarget(url);
+				const parsed = new URL(url);
+				const query =
+					parsed.search === '' && parsed.href.split('#')[0]?.endsWith('?') ? '?' : parsed.search;
+				expect(target.uri).toBe(parsed.pathname + query);
+				expect(target.host).toBe(parsed.hostname);
+				expect(target.port).toBe(parsed.port || (parsed.protocol === 'https:' ? '443' : '80'));
+			}),
+			RUNS
+		);
+	});
+});
+
+// ---- shellQuote ------------------------------------------------------------------------------------
+
+const anyWord = fc.oneof(
+	fc.string({ unit: 'binary', maxLength: 30 }),
+	fc.string({ unit: utf16Unit, maxLength: 30 }),
+	fc.string({ unit: fc.constantFrom(...NASTY, 'a', '-', '~'), maxLength: 12 })
+);
+
+describe('shellQuote (property)', () => {
+	it('quotes any word so that a POSIX shell gives it back unchanged', () => {
+		fc.assert(
+			fc.property(anyWord, (word) => {
+				expect(shellWords(shellQuote(word), 'posix')).toEqual([word]);
+			}),
+			RUNS
+		);
+	});
+
+	it('quotes a list of words so that POSIX shellWords splits it back into the same words', () => {
+		fc.assert(
+			fc.property(
+				fc.array(anyWord, { maxLength: 8 }),
+				fc.constantFrom(' ', '  ', ' \\\n  ', '\t'),
+				(words, gap) => {
+					expect(shellWords(words.map(shellQuote).join(gap), 'posix')).toEqual(words);
+				}
+			),
+			RUNS
+		);
+	});
+});
+
+// ---- Huge input ----------------------------------------------------------------------------------
+
+/** 50 to 250 kB: a grammar fragment repeated, after a start that parses, with an end that may not. */
+function huge(starts: string[], fragments: string[]): fc.Arbitrary<string> {
+	return fc
+		.tuple(
+			fc.constantFrom(...starts),
+			fc.array(fc.constantFrom(...fragments), { minLength: 1, maxLength: 3 }),
+			fc.integer({ min: 50_000, max: 250_000 }),
+			fc.constantFrom('', '"', "'", '}', ']', '\\', '\n', 'x')
+		)
+		.map(([start, pieces, size, end]) => {
+			const unit = pieces.join('');
+			return start + unit.repeat(Math.ceil(size / unit.length)) + end;
+		});
+}
+
+/** Runs a parser on huge input: a result or a MacInputError, in under two seconds (quadratic work on this much text takes far longer). */
+function quickly(run: () => unknown): void {
+	const started = performance.now();
+	outcome(run);
+	expect(performance.now() - started).toBeLessThan(2000);
+}
+
+describe('huge input (property)', () => {
+	it('parseAuthorization, parseCredential and requestTarget answer quickly on 50-250 kB', () => {
+		fc.assert(
+			fc.property(
+				huge(
+					['MAC ', 'Authorization: MAC id="', 'MAC id=', '{"kid":"', '[', 'https://h/', 'http://'],
+					[
+						'a',
+						'id="x",',
+						'ts=',
+						'"',
+						'\\',
+						' ',
+						',',
+						'{"a":',
+						'[',
+						'%',
+						'/..',
+						'?a=1&',
+						'\u00e9',
+						'😀'
+					]
+				),
+				(text) => {
+					quickly(() => parseAuthorization(text));
+					quickly(() => parseCredential(text));
+					quickly(() => requestTarget(text));
+					quickly(() => shellQuote(text));
+				}
+			),
+			{ numRuns: 25 }
+		);
+	});
+});

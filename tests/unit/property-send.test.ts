@@ -1,0 +1,524 @@
+// Property tests of what reads the service's answers and the relay setting (issue 6, item 4): any
+// response body, status and Date give an explanation; any relay setting gives a URL or a
+// MacInputError; never another exception.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { MacInputError } from '$lib/mac';
+import { explainResponse } from '$lib/send/explain';
+import { proxyRequestUrl } from '$lib/send/proxy-url';
+import { readBody } from '$lib/service/envelope';
+import { ERROR_CODES } from '$lib/service/error-codes';
+
+const RUNS = { numRuns: 300 };
+
+function outcome<T>(run: () => T): { ok: true; value: T } | { ok: false; error: MacInputError } {
+	try {
+		return { ok: true, value: run() };
+	} catch (error) {
+		if (!(error instanceof MacInputError)) throw error;
+		expect(error.message).not.toBe('');
+		return { ok: false, error };
+	}
+}
+
+const NASTY = [
+	'"',
+	"'",
+	'\\',
+	'<',
+	'>',
+	'{',
+	'}',
+	'[',
+	']',
+	':',
+	',',
+	' ',
+	'\n',
+	'\r\n',
+	'\t',
+	'\u0000',
+	'\u00a0',
+	'\u2028',
+	'\ufeff',
+	'\ud800',
+	'\udc00',
+	'😀',
+	'%',
+	'?',
+	'#',
+	'&',
+	'/',
+	'@',
+	'{url}',
+	'__proto__'
+];
+const utf16Unit = fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code));
+const hostile = fc.oneof(
+	fc.string({ unit: 'binary', maxLength: 80 }),
+	fc.string({ unit: utf16Unit, maxLength: 80 }),
+	fc.string({ unit: fc.constantFrom(...NASTY), maxLength: 30 }),
+	fc.string({ unit: 'grapheme', maxLength: 40 })
+);
+
+function mutated(base: fc.Arbitrary<string>): fc.Arbitrary<string> {
+	const edit = fc.tuple(
+		fc.constantFrom('insert', 'delete', 'duplicate', 'truncate'),
+		fc.nat(),
+		fc.nat({ max: 12 }),
+		fc.oneof(fc.constantFrom(...NASTY), hostile)
+	);
+	return fc.tuple(base, fc.array(edit, { minLength: 1, maxLength: 4 })).map(([text, edits]) =>
+		edits.reduce((current, [kind, at, length, piece]) => {
+			const index = current.length === 0 ? 0 : at % (current.length + 1);
+			if (kind === 'insert') return current.slice(0, index) + piece + current.slice(index);
+			if (kind === 'delete') return current.slice(0, index) + current.slice(index + length);
+			if (kind === 'duplicate') return current.slice(0, index + length) + current.slice(index);
+			return current.slice(0, index);
+		}, text)
+	);
+}
+
+// ---- Response bodies -----------------------------------------------------------------------------
+
+/** Object text whose keys may repeat or be __proto__ (JSON.stringify cannot write those). */
+function objectText(entries: [string, string][]): string {
+	return `{${entries.map(([key, value]) => `${JSON.stringify(key)}:${value}`).join(',')}}`;
+}
+
+const KEYS = [
+	'data',
+	'now',
+	'success',
+	'error',
+	'error_description',
+	'code',
+	'msg',
+	'openid',
+	'unionid',
+	'name',
+	'avatar',
+	'__proto__',
+	'constructor',
+	'toString',
+	'hasOwnProperty',
+	'valueOf'
+];
+
+const jsonValueText = fc.oneof(
+	fc.jsonValue({ maxDepth: 3 }).map((value) => JSON.stringify(value)),
+	fc
+		.constantFrom(...Object.keys(ERROR_CODES), 'toString', 'constructor', '__proto__')
+		.map((code) => JSON.stringify(code)),
+	fc.constantFrom('1e999', '-1e999', '1e300', '-0', '1700000000', '1700000000.5', 'null', 'true')
+);
+
+const bodyObject: fc.Arbitrary<string> = fc.letrec<{ object: string }>((tie) => ({
+	object: fc
+		.array(
+			fc.tuple(
+				fc.oneof(fc.constantFrom(...KEYS), fc.string({ maxLength: 8 })),
+				fc.oneof({ depthSize: 'small' }, jsonValueText, tie('object'))
+			),
+			{ maxLength: 6 }
+		)
+		.map(objectText)
+})).object;
+
+const html = fc
+	.tuple(
+		fc.constantFrom('<!DOCTYPE html>', '<html>', '  <HEAD>', '<body>', '', 'oops '),
+		fc.option(hostile),
+		fc.constantFrom('</html>', '</body>', '</h1>', '</title>', '', '<title'),
+		hostile
+	)
+	.map(
+		([open, title, close, rest]) =>
+			`${open}${title === null ? '' : `<title>${title}</title>`}${rest}${close}`
+	);
+
+/** Deeper than any recursive walk of the value can go, in the data of a success body. */
+function deepBody(depth: number, open: string): string {
+	const close = open === '[' ? ']' : '}';
+	const inner = `${open.repeat(depth)}${open === '[' ? '' : '1'}${close.repeat(depth)}`;
+	return `{"data":{"openid":${inner}},"now":1,"success":true}`;
+}
+
+const body = fc.oneof(
+	hostile,
+	bodyObject,
+	bodyObject.map((object) => `{"data":${object},"now":1700000000,"success":false}`),
+	mutated(bodyObject),
+	html,
+	fc.jsonValue().map((value) => JSON.stringify(value)),
+	fc.constantFrom('', '   ', '\n', 'null', '[]', '"x"', '{}')
+);
+
+/** The kinds of body readBody tells apart. */
+const KINDS = ['error', 'data', 'empty', 'html', 'not-json', 'unexpected-json'];
+
+describe('readBody (property)', () => {
+	it('classifies any body: an error, data, empty, HTML, not JSON or other JSON', () => {
+		fc.assert(
+			fc.property(body, (text) => {
+				const read = readBody(text);
+				expect(KINDS).toContain(read.kind);
+				if (read.kind === 'error') {
+					expect(typeof read.error.error).toBe('string');
+					if (read.now !== undefined) expect(typeof read.now).toBe('number');
+				}
+				if (read.kind === 'data') expect(Object.getPrototypeOf(read.data)).not.toBeNull();
+				if (read.kind === 'not-json' || read.kind === 'unexpected-json')
+					expect(read.excerpt.length).toBeLessThanOrEqual(161);
+				if (read.kind === 'empty') expect(text.trim()).toBe('');
+			}),
+			RUNS
+		);
+	});
+
+	it('reads an error object, wrapped or bare, with the fields it has', () => {
+		fc.assert(
+			fc.property(
+				fc.constantFrom(...Object.keys(ERROR_CODES)),
+				fc.option(fc.string()),
+				fc.option(fc.integer()),
+				fc.boolean(),
+				(error, description, code, wrapped) => {
+					const inner: Record<string, unknown> = { error };
+					if (description !== null) inner.error_description = description;
+					if (code !== null) inner.code = code;
+					const text = JSON.stringify(wrapped ? { data: inner, now: 1, success: false } : inner);
+					const read = readBody(text);
+					expect(read).toEqual({
+						kind: 'error',
+						error: inner,
+						now: wrapped ? 1 : undefined,
+						wrapped
+					});
+				}
+			),
+			RUNS
+		);
+	});
+
+	it('reads a long HTML page in linear time', () => {
+		fc.assert(
+			fc.property(
+				fc.constantFrom('<title', '<html>', '</title', '<title>x', 'a'),
+				fc.integer({ min: 10_000, max: 40_000 }),
+				(piece, times) => {
+					// `<title` repeated is excluded here: see the it.fails below.
+					fc.pre(piece !== '<title');
+					const started = performance.now();
+					readBody(`${piece.repeat(times)}</html>`);
+					expect(performance.now() - started).toBeLessThan(2000);
+				}
+			),
+			{ numRuns: 20 }
+		);
+	});
+
+	// BUG (src/lib/service/envelope.ts, readBody): /<title[^>]*>([^<]*)<\/title>/i backtracks from
+	// every "<title" without a ">", so a body of "<title" repeated takes quadratic time: 40 000
+	// repeats (240 kB) plus "</html>" take about 4 s in Node, 10 000 repeats about 0.3 s.
+	it.fails('BUG readBody: "<title" × 10 000 + "</html>" takes quadratic time', () => {
+		const started = performance.now();
+		readBody(`${'<title'.repeat(10_000)}</html>`);
+		expect(performance.now() - started).toBeLessThan(50);
+	});
+});
+
+describe('explainResponse (property)', () => {
+	const status = fc.option(
+		fc.oneof(fc.constantFrom(200, 400, 401, 403, 404, 500, 502), fc.integer()),
+		{
+			nil: undefined
+		}
+	);
+	const date = fc.option(
+		fc.oneof(
+			fc.date({ noInvalidDate: true }).map((value) => value.toUTCString()),
+			fc.constantFrom('', 'garbage', 'Thu, 01 Jan 1970 00:00:00 GMT', '1e999'),
+			hostile
+		),
+		{ nil: undefined }
+	);
+	const receivedAtMs = fc.option(fc.integer({ min: 0, max: 4_102_444_800_000 }), {
+		nil: undefined
+	});
+
+	it('explains any response: success fields, a known error, an unknown code or unreadable', () => {
+		fc.assert(
+			fc.property(body, status, date, receivedAtMs, (text, code, dateHeader, received) => {
+				const explanation = explainResponse({
+					body: text,
+					status: code,
+					date: dateHeader,
+					receivedAtMs: received
+				});
+				switch (explanation.kind) {
+					case 'success':
+						for (const field of explanation.fields) {
+							expect(typeof field.name).toBe('string');
+							expect(typeof field.value).toBe('string');
+							// Known bug, see the it.fails below: inherited names get a non-string meaning.
+							if (!(field.name in Object.prototype)) expect(typeof field.meaning).toBe('string');
+						}
+						break;
+					case 'error':
+						expect(Object.hasOwn(ERROR_CODES, explanation.code)).toBe(true);
+						if (explanation.clockOffsetSeconds !== null) {
+							expect(received).not.toBeUndefined();
+						}
+						break;
+					case 'unknown-code':
+					case 'unreadable':
+						expect(explanation.message).not.toBe('');
+						break;
+					default:
+						expect.unreachable(`unknown kind ${JSON.stringify(explanation)}`);
+				}
+			}),
+			RUNS
+		);
+	});
+
+	it('gives the clock offset in whole seconds, from the Date header or the body', () => {
+		fc.assert(
+			fc.property(
+				fc.integer({ min: 0, max: 4_102_444_800 }),
+				fc.integer({ min: 0, max: 4_102_444_800 }),
+				fc.boolean(),
+				(server, local, fromDate) => {
+					const text = JSON.stringify({
+						data: { error: 'invalid_time' },
+						now: server,
+						success: false
+					});
+					const explanation = explainResponse({
+						body: text,
+						status: 400,
+						date: fromDate ? new Date(server * 1000).toUTCString() : null,
+						receivedAtMs: local * 1000
+					});
+					expect(explanation.kind).toBe('error');
+					if (explanation.kind === 'error')
+						expect(explanation.clockOffsetSeconds).toBe(server - local);
+				}
+			),
+			RUNS
+		);
+	});
+
+	it('explains bodies with hostile field names and nesting, as long as the nesting is shallow', () => {
+		fc.assert(
+			fc.property(
+				fc.array(
+					fc.tuple(
+						// Known bug, see the it.fails below: names inherited from Object.prototype
+						// (__proto__, constructor, toString…) get a non-string meaning.
+						fc.string({ maxLength: 10 }).filter((name) => !(name in Object.prototype)),
+						fc.oneof(jsonValueText, bodyObject)
+					),
+					{ maxLength: 6 }
+				),
+				fc.integer({ min: 1, max: 2000 }),
+				(entries, depth) => {
+					const nested = `${'['.repeat(depth)}${']'.repeat(depth)}`;
+					const explanation = explainResponse({
+						body: `{"data":${objectText([...entries, ['nested', nested]])},"success":true}`
+					});
+					expect(explanation.kind).toBe('success');
+					if (explanation.kind === 'success')
+						for (const field of explanation.fields) expect(typeof field.meaning).toBe('string');
+				}
+			),
+			RUNS
+		);
+	});
+
+	// BUG (src/lib/send/explain.ts, explainResponse): FIELD_MEANINGS[name] reads inherited
+	// properties, so a success body {"__proto__":1,"constructor":2} gets meaning = Object.prototype
+	// and meaning = the Object function instead of a string ("Not a field of spec §2." expected).
+	it.fails(
+		'BUG explainResponse: a field named "constructor" or "__proto__" gets a non-string meaning',
+		() => {
+			const explanation = explainResponse({ body: '{"__proto__":1,"constructor":2,"toString":3}' });
+			expect(explanation.kind).toBe('success');
+			if (explanation.kind === 'success')
+				for (const field of explanation.fields) expect(typeof field.meaning).toBe('string');
+		}
+	);
+
+	// BUG (src/lib/send/explain.ts, explainResponse): JSON.stringify of each field's value recurses,
+	// so a success body whose field is nested 20 000 deep throws RangeError (Maximum call stack size
+	// exceeded) out of explainResponse; readBody itself reads the body fine (JSON.parse does not recurse).
+	it.fails('BUG explainResponse: a field value nested 20 000 deep throws RangeError', () => {
+		expect(readBody(deepBody(20_000, '[')).kind).toBe('data');
+		expect(explainResponse({ status: 200, body: deepBody(20_000, '[') }).kind).toBe('success');
+	});
+
+	// BUG (src/lib/send/explain.ts, explainResponse/serverTimeMs): a body's `now` too large for a
+	// date (1e306 or 1e999, i.e. Infinity) gives clockOffsetSeconds = Infinity, which the page offers
+	// as "re-sign with the server's time" (ts becomes "Infinity"); null (time unknown) was meant.
+	it.fails(
+		'BUG explainResponse: "now": 1e999 in an invalid_time body gives an Infinity clock offset',
+		() => {
+			const explanation = explainResponse({
+				status: 400,
+				body: '{"data":{"error":"invalid_time"},"now":1e999,"success":false}',
+				receivedAtMs: 1_700_000_000_000
+			});
+			expect(explanation.kind).toBe('error');
+			if (explanation.kind === 'error') {
+				const offset = explanation.clockOffsetSeconds;
+				expect(offset === null || Number.isSafeInteger(offset)).toBe(true);
+			}
+		}
+	);
+});
+
+// ---- Relay URL -----------------------------------------------------------------------------------
+
+const setting = fc.oneof(
+	hostile,
+	fc
+		.tuple(
+			fc.constantFrom('http://', 'https://', 'HTTP://', 'ftp://', '', ' http://', 'http:/'),
+			fc.constantFrom(
+				'127.0.0.1:8787',
+				'localhost:8787',
+				'relay.example',
+				'[::1]:1',
+				'',
+				'a b',
+				'h:99999'
+			),
+			fc.constantFrom('/', '/?url={url}', '/{url}', '/relay?u={url}&v={url}', '', '/x/', '?{url}#')
+		)
+		.map((parts) => parts.join('')),
+	mutated(fc.constant('http://127.0.0.1:8787/?url={url}'))
+);
+
+const upstream = fc.oneof(
+	fc.webUrl({ withQueryParameters: true, withFragments: true }),
+	hostile,
+	fc.string({ unit: 'grapheme', maxLength: 30 })
+);
+
+/** Text without lone surrogates: encodeURIComponent throws URIError on a lone one (see the it.fails). */
+const wellFormed = (text: string) =>
+	!/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(text);
+
+describe('proxyRequestUrl (property)', () => {
+	it('gives a valid URL or a MacInputError for any setting and upstream URL', () => {
+		fc.assert(
+			fc.property(setting, upstream, (relay, url) => {
+				fc.pre(wellFormed(url));
+				const result = outcome(() => proxyRequestUrl(relay, url));
+				if (!result.ok) {
+					expect(result.error.field).toBe('proxy');
+					return;
+				}
+				expect(() => new URL(result.value)).not.toThrow();
+				expect(result.value).toMatch(/^https?:\/\//i);
+				if (relay.includes('{url}')) expect(result.value).not.toContain('{url}');
+				else expect(result.value).toBe(relay.trim() + url);
+			}),
+			RUNS
+		);
+	});
+
+	it('carries the upstream URL intact through a {url} template', () => {
+		fc.assert(
+			fc.property(
+				fc.oneof(
+					fc.webUrl({ withQueryParameters: true, withFragments: true }),
+					fc.string({ unit: 'grapheme', maxLength: 40 })
+				),
+				(url) => {
+					const relayed = new URL(proxyRequestUrl('http://127.0.0.1:8787/relay?url={url}', url));
+					expect(relayed.searchParams.get('url')).toBe(url);
+					expect(relayed.origin).toBe('http://127.0.0.1:8787');
+				}
+			),
+			RUNS
+		);
+	});
+
+	// BUG (src/lib/send/proxy-url.ts, proxyRequestUrl): encodeURIComponent throws URIError ("URI
+	// malformed") on a lone surrogate, so proxyRequestUrl('http://127.0.0.1:8787/{url}',
+	// 'https://a/\ud800') throws URIError instead of a MacInputError; sender.svelte.ts calls it inside
+	// attempt(), which rethrows anything but a MacInputError.
+	it.fails('BUG proxyRequestUrl: a lone surrogate in the upstream URL throws URIError', () => {
+		const result = outcome(() =>
+			proxyRequestUrl('http://127.0.0.1:8787/{url}', 'https://a/\ud800')
+		);
+		expect(typeof result.ok).toBe('boolean');
+	});
+});
+
+// ---- Huge input ----------------------------------------------------------------------------------
+
+describe('huge input (property)', () => {
+	it('readBody, explainResponse and proxyRequestUrl answer quickly on 50-250 kB', () => {
+		fc.assert(
+			fc.property(
+				fc.constantFrom(
+					'{"data":{"openid":"',
+					'{"data":[',
+					'<html><title>',
+					'<!doctype html>',
+					'',
+					'http://127.0.0.1:8787/?u={url}'
+				),
+				fc.array(
+					fc.constantFrom(
+						'a',
+						' ',
+						'\n',
+						'{"a":',
+						'[',
+						'"',
+						'\\',
+						'<',
+						'</',
+						'<title>',
+						'{url}',
+						'%',
+						'😀',
+						'\ud800'
+					),
+					{
+						minLength: 1,
+						maxLength: 3
+					}
+				),
+				fc.integer({ min: 50_000, max: 250_000 }),
+				fc.constantFrom('', '"}}', ']}', '</html>', '</title>'),
+				(start, pieces, size, end) => {
+					const unit = pieces.join('');
+					// Known bug, see the it.fails on readBody: "<title" repeated before an HTML end.
+					fc.pre(!(unit === '<' && start === '' && end !== ''));
+					const text = start + unit.repeat(Math.ceil(size / unit.length)) + end;
+					const runs: (() => unknown)[] = [
+						() => readBody(text),
+						() => explainResponse({ body: text, status: 200 }),
+						() => proxyRequestUrl(text, 'https://h/p'),
+						() =>
+							proxyRequestUrl(
+								'http://127.0.0.1:8787/?u={url}',
+								text.replace(/[\ud800-\udfff]/g, '')
+							)
+					];
+					for (const run of runs) {
+						const started = performance.now();
+						outcome(run);
+						expect(performance.now() - started).toBeLessThan(2000);
+					}
+				}
+			),
+			{ numRuns: 25 }
+		);
+	});
+});

@@ -1,0 +1,1099 @@
+// Property tests of the /verify page's readers (issue 6, item 4): shell words, curl commands, raw
+// requests, the signed-request detector, share links, the base string diff and the diagnosis. Any
+// paste gives a result or a MacInputError, never another exception, and what the app writes (a
+// curl command, a share link) reads back to what was written.
+import { createHmac } from 'node:crypto';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+	MacInputError,
+	authorizationHeader,
+	curlCommand,
+	requestTarget,
+	shellQuote,
+	type MacHeaderParams
+} from '$lib/mac';
+import {
+	KID_PLACEHOLDER,
+	SIGNED_REQUEST_FIELD,
+	decodeShareState,
+	detectDialect,
+	detectKind,
+	diagnose,
+	diffBaseString,
+	encodeShareState,
+	parseCurlCommand,
+	parseRawRequest,
+	parseSignedRequest,
+	shellWords,
+	unescapeBaseString,
+	type ShareOption,
+	type ShareState
+} from '$lib/verify';
+
+const RUNS = { numRuns: 300 };
+
+/** Runs a parser: its value, or the MacInputError it threw; any other exception fails the property. */
+function outcome<T>(run: () => T): { ok: true; value: T } | { ok: false; error: MacInputError } {
+	try {
+		return { ok: true, value: run() };
+	} catch (error) {
+		if (!(error instanceof MacInputError)) throw error;
+		expect(error.message).not.toBe('');
+		return { ok: false, error };
+	}
+}
+
+// ---- Generators ----------------------------------------------------------------------------------
+
+const NASTY = [
+	'"',
+	"'",
+	'\\',
+	'^',
+	'$',
+	'`',
+	'#',
+	',',
+	'=',
+	';',
+	':',
+	' ',
+	'\t',
+	'\n',
+	'\r',
+	'\r\n',
+	'\u0000',
+	'\u001b',
+	'\u007f',
+	'\u00a0',
+	'\u2028',
+	'\ufeff',
+	'\ud800',
+	'\udc00',
+	'😀',
+	'é',
+	'“',
+	'”',
+	'{',
+	'}',
+	'[',
+	']',
+	'<',
+	'>',
+	'%',
+	'?',
+	'&',
+	'|',
+	'/',
+	'@',
+	'__proto__'
+];
+const utf16Unit = fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code));
+const hostile = fc.oneof(
+	fc.string({ unit: 'binary', maxLength: 80 }),
+	fc.string({ unit: utf16Unit, maxLength: 80 }),
+	fc.string({ unit: fc.constantFrom(...NASTY), maxLength: 30 }),
+	fc.string({ unit: 'grapheme', maxLength: 40 })
+);
+
+function mostly<T>(usual: fc.Arbitrary<T>, rare: fc.Arbitrary<T>): fc.Arbitrary<T> {
+	return fc.oneof({ arbitrary: usual, weight: 12 }, { arbitrary: rare, weight: 1 });
+}
+
+/** Text from a grammar, then damaged: pieces inserted, cut, doubled or truncated, a quote swapped. */
+function mutated(base: fc.Arbitrary<string>): fc.Arbitrary<string> {
+	const edit = fc.tuple(
+		fc.constantFrom('insert', 'delete', 'duplicate', 'truncate', 'swap-quote'),
+		fc.nat(),
+		fc.nat({ max: 12 }),
+		fc.oneof(fc.constantFrom(...NASTY), hostile)
+	);
+	return fc.tuple(base, fc.array(edit, { minLength: 1, maxLength: 4 })).map(([text, edits]) =>
+		edits.reduce((current, [kind, at, length, piece]) => {
+			const index = current.length === 0 ? 0 : at % (current.length + 1);
+			switch (kind) {
+				case 'insert':
+					return current.slice(0, index) + piece + current.slice(index);
+				case 'delete':
+					return current.slice(0, index) + current.slice(index + length);
+				case 'duplicate':
+					return current.slice(0, index + length) + current.slice(index);
+				case 'truncate':
+					return current.slice(0, index);
+				default:
+					return current.replace(/["']/, (quote) => (quote === '"' ? "'" : '"'));
+			}
+		}, text)
+	);
+}
+
+const headerChar = fc
+	.integer({ min: 0x20, max: 0x7e })
+	.filter((code) => code !== 0x22 && code !== 0x5c)
+	.map((code) => String.fromCharCode(code));
+const headerValue = fc.oneof(
+	{ weight: 4, arbitrary: fc.string({ unit: headerChar, minLength: 1, maxLength: 30 }) },
+	// Printable ASCII that shells and the header grammar treat specially, so their edges come up.
+	{
+		weight: 1,
+		arbitrary: fc.string({
+			unit: fc.constantFrom(' ', '^', "'", ',', '=', '$', '#', 'a', '`', '%', '!'),
+			minLength: 1,
+			maxLength: 8
+		})
+	}
+);
+const headerParams: fc.Arbitrary<MacHeaderParams> = fc.record(
+	{ id: headerValue, ts: headerValue, nonce: headerValue, mac: headerValue, ext: headerValue },
+	{ requiredKeys: ['id', 'ts', 'nonce', 'mac'] }
+);
+/** The params as parseAuthorization gives them back: an empty ext is not written. */
+function written(params: MacHeaderParams): MacHeaderParams {
+	const { ext, ...rest } = params;
+	return ext ? { ...rest, ext } : rest;
+}
+/** A realistic header: Base64-ish values, as the SDKs send. */
+const realisticParams: fc.Arbitrary<MacHeaderParams> = fc.record({
+	id: fc.stringMatching(/^[A-Za-z0-9]{8,24}$/),
+	ts: fc.integer({ min: 1_000_000_000, max: 2_000_000_000 }).map(String),
+	nonce: fc.stringMatching(/^[A-Za-z0-9+/]{8,16}={0,2}$/),
+	mac: fc.stringMatching(/^[A-Za-z0-9+/]{27}=$/)
+});
+const anyHeader = fc
+	.tuple(fc.oneof(realisticParams, headerParams), fc.boolean())
+	.map(([params, space]) => authorizationHeader(params, { space }));
+
+/** How a word can be written on a POSIX command line: quoted for sh, raw, "…" or $'…'. */
+const writePosix = fc.constantFrom<(word: string) => string>(
+	shellQuote,
+	shellQuote,
+	(word) => word,
+	(word) => `"${word.replace(/["\\$`]/g, '\\$&')}"`,
+	(word) => `$'${word.replace(/['\\]/g, '\\$&')}'`
+);
+/** As "Copy as cURL (cmd)" writes a word: ^"…^" with \^" for a quote, ^ before cmd's specials. */
+const writeCmd = (word: string) => `^"${word.replace(/"/g, '\\^"').replace(/[%&|<>!]/g, '^$&')}^"`;
+
+/** One option with its argument, or a lone word, as curl commands carry them. */
+const curlGroup: fc.Arbitrary<string[]> = fc.oneof(
+	{
+		weight: 4,
+		arbitrary: fc
+			.tuple(
+				fc.constantFrom('-H', '--header', '-H'),
+				fc.constantFrom('Authorization: ', 'authorization:', 'Authorization:  '),
+				anyHeader
+			)
+			.map(([option, name, header]) => [option, `${name}${header}`])
+	},
+	{ weight: 3, arbitrary: fc.webUrl({ withQueryParameters: true }).map((url) => [url]) },
+	{
+		weight: 2,
+		arbitrary: fc
+			.tuple(
+				fc.constantFrom('-H', '--header'),
+				fc.constantFrom('accept: */*', 'X-A: b', 'Authorization;', 'Authorization:', 'Host: h')
+			)
+			.map((pair) => [...pair])
+	},
+	{
+		weight: 2,
+		arbitrary: fc
+			.tuple(fc.constantFrom('-X', '--request'), fc.constantFrom('GET', 'POST', 'get', ''))
+			.map((pair) => [...pair])
+	},
+	{
+		weight: 2,
+		arbitrary: fc
+			.tuple(
+				fc.constantFrom(
+					'-d',
+					'--data',
+					'--data-raw',
+					'--data-urlencode',
+					'--url-query',
+					'--url',
+					'-u',
+					'--oauth2-bearer',
+					'-o',
+					'-T',
+					'-F'
+				),
+				fc.constantFrom('a=b c', '@file', 'name@file', 'x', 'open.tapapis.cn/p', 'ftp://h/p', 'é=ü')
+			)
+			.map((pair) => [...pair])
+	},
+	{
+		weight: 3,
+		arbitrary: fc
+			.constantFrom(
+				'-G',
+				'--get',
+				'-I',
+				'-sSL',
+				'-g',
+				'--globoff',
+				'--path-as-is',
+				'--compressed',
+				'--',
+				'-',
+				'|',
+				'&&',
+				';',
+				'2>&1',
+				'>',
+				'--no-buffer',
+				'--made-up',
+				'-XPOST',
+				'-HAuthorization: MAC id=1',
+				'-H'
+			)
+			.map((word) => [word])
+	},
+	{ weight: 1, arbitrary: hostile.map((word) => [word]) }
+);
+
+const curlProgram = mostly(
+	fc.constantFrom('curl', 'curl', '$ curl', 'curl.exe', 'C:\\tools\\curl.exe', '/usr/bin/curl'),
+	fc.constantFrom('wget', '', 'Curl', 'curly')
+);
+
+/** A curl command as bash "Copy as cURL" or a terminal writes it. */
+const posixCurl = fc
+	.tuple(
+		curlProgram,
+		fc.array(fc.tuple(curlGroup, writePosix), { maxLength: 8 }),
+		fc.constantFrom(' ', ' \\\n  ', ' \\\r\n  ', '\t')
+	)
+	.map(
+		([program, groups, gap]) =>
+			program + groups.flatMap(([words, write]) => words.map((word) => gap + write(word))).join('')
+	);
+
+/** A curl command as "Copy as cURL (cmd)" writes it. */
+const cmdCurl = fc
+	.tuple(
+		curlProgram,
+		fc.array(curlGroup, { maxLength: 8 }),
+		fc.constantFrom(' ', ' ^\n  ', ' ^\r\n  ')
+	)
+	.map(
+		([program, groups, gap]) =>
+			program + groups.flatMap((words) => words.map((word) => gap + writeCmd(word))).join('')
+	);
+
+const curlText = fc.oneof({ weight: 3, arbitrary: posixCurl }, { weight: 1, arbitrary: cmdCurl });
+
+const rawHeader: fc.Arbitrary<[string, string]> = fc.oneof(
+	{ weight: 4, arbitrary: fc.tuple(fc.constantFrom('Authorization', 'authorization'), anyHeader) },
+	{
+		weight: 3,
+		arbitrary: fc.tuple(
+			fc.constantFrom('Host', 'host', ':authority'),
+			fc.constantFrom('open.tapapis.cn', 'h:80', 'h:8443', '[::1]:443', 'OPEN.tapapis.com', '')
+		)
+	},
+	{
+		weight: 2,
+		arbitrary: fc.tuple(
+			fc.constantFrom(':method', ':path', ':scheme', 'Accept', 'X-Forwarded-Host'),
+			fc.constantFrom('GET', '/p', 'http', 'https', '*/*', 'x', '')
+		)
+	},
+	{
+		weight: 1,
+		arbitrary: fc.tuple(
+			fc.constantFrom('Bad Name', '', ' Host', 'Host ', 'é', 'Authorization', 'X-A'),
+			hostile
+		)
+	}
+);
+
+const rawText = fc
+	.tuple(
+		mostly(
+			fc
+				.tuple(
+					fc.constantFrom('GET', 'get', 'POST', 'DELETE'),
+					fc.oneof(
+						fc.webPath().map((path) => path || '/'),
+						fc.webUrl(),
+						fc.constantFrom('*', '/account/profile/v1?client_id=abc')
+					),
+					fc.constantFrom(' HTTP/1.1', ' HTTP/2', '', ' HTTP/1.0 ', ' http/1.1')
+				)
+				.map(([method, target, version]) => `${method} ${target}${version}`),
+			fc.oneof(hostile, fc.constantFrom('', 'MAC id="x"', 'GET', 'GET /a b'))
+		),
+		fc.array(fc.tuple(rawHeader, fc.constantFrom(': ', ':', ' : ', ':\t'), fc.boolean()), {
+			maxLength: 6
+		}),
+		fc.constantFrom('\r\n', '\n', '\r'),
+		fc.option(hostile)
+	)
+	.map(([requestLine, headers, eol, body]) => {
+		const lines = headers.map(([[name, value], colon, folded]) =>
+			// A folded header continues on the next line after white space, as old proxies log it.
+			folded && value.includes(',')
+				? `${name}${colon}${value.replace(',', `,${eol} `)}`
+				: `${name}${colon}${value}`
+		);
+		const head = [requestLine, ...lines].join(eol);
+		return body === null ? head : `${head}${eol}${eol}${body}`;
+	});
+
+const signedRequestText = fc.oneof(
+	hostile,
+	anyHeader,
+	anyHeader.map((header) => `Authorization: ${header}`),
+	mutated(anyHeader),
+	curlText,
+	mutated(curlText),
+	rawText,
+	mutated(rawText)
+);
+
+// ---- shellWords ----------------------------------------------------------------------------------
+
+const shellText = fc.oneof(
+	hostile,
+	fc
+		.array(
+			fc.constantFrom(
+				"'",
+				'"',
+				"$'",
+				'$"',
+				'\\',
+				'\\\n',
+				'\\\r\n',
+				'^',
+				'^\n',
+				'^\n\n',
+				'^"',
+				'\\"',
+				' ',
+				'\t',
+				'\n',
+				'#',
+				'\\x41',
+				'\\xc3\\xa9',
+				'\\xff',
+				'\\u00e9',
+				'\\U0001F600',
+				'\\UFFFFFFFF',
+				'\\c',
+				'\\cA',
+				'\\0',
+				'\\777',
+				'\\q',
+				'word',
+				'é',
+				'\u00a0',
+				'""',
+				"''",
+				'\\\\"'
+			),
+			{ maxLength: 25 }
+		)
+		.map((parts) => parts.join(''))
+);
+
+describe('shellWords (property)', () => {
+	it('gives a list of words or a MacInputError for any text, in every dialect', () => {
+		fc.assert(
+			fc.property(
+				shellText,
+				fc.constantFrom('auto', 'posix', 'cmd') as fc.Arbitrary<'auto' | 'posix' | 'cmd'>,
+				(text, dialect) => {
+					const result = outcome(() => shellWords(text, dialect));
+					if (result.ok) {
+						expect(Array.isArray(result.value)).toBe(true);
+						for (const word of result.value) expect(typeof word).toBe('string');
+					} else expect(result.error.field).toBe(SIGNED_REQUEST_FIELD);
+				}
+			),
+			RUNS
+		);
+	});
+
+	it('splits text without quotes, escapes or comments at blanks only', () => {
+		fc.assert(
+			fc.property(
+				fc.string({
+					unit: fc.constantFrom(
+						'a',
+						'Z',
+						'0',
+						'-',
+						'=',
+						'é',
+						'😀',
+						' ',
+						'\t',
+						'\n',
+						'\r\n',
+						'\u00a0',
+						'.',
+						'/'
+					),
+					maxLength: 40
+				}),
+				(text) => {
+					expect(shellWords(text)).toEqual(
+						text.split(/[ \t\r\n\u00a0]+/).filter((word) => word !== '')
+					);
+				}
+			),
+			RUNS
+		);
+	});
+
+	it('gives back any shellQuote-d words in the default (auto) dialect, which parseCurlCommand uses', () => {
+		fc.assert(
+			fc.property(
+				fc.array(
+					fc.string({
+						unit: fc.constantFrom('a', ' ', '^', '"', "'", '\\', '\n', '\r', '\u00a0', '$', '#'),
+						maxLength: 10
+					}),
+					{ minLength: 1, maxLength: 5 }
+				),
+				(words) => {
+					const command = words.map(shellQuote).join(' ');
+					// Known bug, see the it.fails below: a quoted word holding `<blank>^"` or `^<LF>` makes
+					// detectDialect take the POSIX command for a cmd one.
+					fc.pre(!words.some((word) => /\s\^"|\^\r?\n/.test(word)));
+					expect(shellWords(command)).toEqual(words);
+				}
+			),
+			RUNS
+		);
+	});
+
+	// BUG (src/lib/verify/shell-words.ts, detectDialect): it looks for `(^|\s)^"` and `^<LF>` anywhere
+	// in the text, inside single quotes too, so a POSIX command whose quoted word holds ` ^"` is split
+	// by cmd's rules. shellWords(shellQuote(' ^"')) = shellWords(`' ^"'`) throws MacInputError
+	// "A double quote (") opened at line 1, column 3 … is never closed" instead of giving [' ^"'].
+	it.fails(
+		'BUG detectDialect: a single-quoted ` ^"` is taken for cmd (shellQuote round trip)',
+		() => {
+			expect(detectDialect(shellQuote(' ^"'))).toBe('posix');
+			expect(shellWords(shellQuote(' ^"'))).toEqual([' ^"']);
+		}
+	);
+});
+
+// ---- parseCurlCommand ----------------------------------------------------------------------------
+
+describe('parseCurlCommand (property)', () => {
+	it('gives the URL, method and headers or a MacInputError for any paste', () => {
+		fc.assert(
+			fc.property(fc.oneof(curlText, curlText, mutated(curlText), hostile), (text) => {
+				const result = outcome(() => parseCurlCommand(text));
+				if (!result.ok) return;
+				const request = result.value;
+				if (request.url !== undefined) expect(request.url).toMatch(/^[a-z][a-z0-9+.-]*:\/\//i);
+				expect(typeof request.method).toBe('string');
+				for (const header of request.headers) {
+					expect(typeof header.name).toBe('string');
+					expect(typeof header.value).toBe('string');
+				}
+				expect(request.understood.length).toBeGreaterThan(0);
+			}),
+			RUNS
+		);
+	});
+});
+
+// ---- parseRawRequest -----------------------------------------------------------------------------
+
+describe('parseRawRequest (property)', () => {
+	it('gives the method, target and header lines or a MacInputError for any paste', () => {
+		fc.assert(
+			fc.property(fc.oneof(rawText, rawText, mutated(rawText), hostile), (text) => {
+				const result = outcome(() => parseRawRequest(text));
+				if (!result.ok) return;
+				const request = result.value;
+				if (request.url !== undefined) expect(request.url).toMatch(/^https?:\/\//i);
+				for (const header of request.headers) {
+					expect(header.name).toMatch(/^:?[!#$%&'*+.^_`|~0-9A-Za-z-]+$/);
+					expect(typeof header.value).toBe('string');
+				}
+			}),
+			RUNS
+		);
+	});
+});
+
+// ---- parseSignedRequest / detectKind -------------------------------------------------------------
+
+describe('parseSignedRequest (property)', () => {
+	it('gives the signing inputs or a MacInputError for any paste, and agrees with detectKind', () => {
+		fc.assert(
+			fc.property(signedRequestText, (text) => {
+				const kind = detectKind(text);
+				expect([null, 'header', 'curl', 'raw']).toContain(kind);
+				const result = outcome(() => parseSignedRequest(text));
+				if (!result.ok) {
+					// The header's own errors name the Authorization header; the others, the paste box.
+					expect([SIGNED_REQUEST_FIELD, 'Authorization']).toContain(result.error.field);
+					return;
+				}
+				const request = result.value;
+				expect(request.kind).toBe(kind);
+				for (const key of ['id', 'ts', 'nonce', 'mac'] as const)
+					expect(request.authorization[key]).not.toBe('');
+				expect(request.missing).toContain('mac_key');
+				if (request.url === undefined) expect(request.missing).toContain('url');
+				else if (!request.missing.includes('url'))
+					expect(() => requestTarget(request.url ?? '')).not.toThrow();
+			}),
+			RUNS
+		);
+	});
+
+	it('recovers the header, URL and method from the curl command the playground writes', () => {
+		fc.assert(
+			fc.property(
+				fc.oneof(realisticParams, headerParams),
+				fc.boolean(),
+				fc.webUrl({ withQueryParameters: true, withFragments: false }),
+				(params, space, url) => {
+					// Known bug, see the it.fails in shellWords: a value ending in `<blank>^` puts ` ^"` in the
+					// command, which detectDialect takes for cmd.
+					fc.pre(!Object.values(params).some((value) => /\s\^$/.test(value)));
+					const command = curlCommand(url, authorizationHeader(params, { space }));
+					const request = parseSignedRequest(command);
+					expect(request.kind).toBe('curl');
+					expect(request.authorization).toEqual(written(params));
+					expect(request.url).toBe(url);
+					expect(request.method).toBe('GET');
+					expect(request.missing).toEqual(['mac_key']);
+				}
+			),
+			RUNS
+		);
+	});
+
+	it.fails(
+		'BUG detectDialect: a kid ending in " ^" breaks the curl command the playground writes',
+		() => {
+			const params = { id: 'kid ^', ts: '1700000000', nonce: 'bm9uY2Ux', mac: 'q/+Ab==' };
+			const command = curlCommand('https://open.tapapis.cn/p', authorizationHeader(params));
+			// Throws MacInputError "The curl command sends no Authorization header" today.
+			expect(parseSignedRequest(command).authorization).toEqual(params);
+		}
+	);
+
+	it('recovers the header and the request target from a raw request with a Host line', () => {
+		fc.assert(
+			fc.property(
+				fc.oneof(realisticParams, headerParams),
+				fc.webUrl({ validSchemes: ['https'], withQueryParameters: true }),
+				fc.constantFrom('\r\n', '\n'),
+				(params, url, eol) => {
+					const sent = requestTarget(url);
+					const parsed = new URL(url);
+					const text = [
+						`GET ${sent.uri} HTTP/1.1`,
+						`Host: ${parsed.host}`,
+						`Authorization: ${authorizationHeader(params)}`,
+						'',
+						''
+					].join(eol);
+					const request = parseSignedRequest(text);
+					expect(request.kind).toBe('raw');
+					expect(request.authorization).toEqual(written(params));
+					const read = requestTarget(request.url ?? '');
+					expect({ uri: read.uri, host: read.host, port: read.port }).toEqual({
+						uri: sent.uri,
+						host: sent.host,
+						port: sent.port
+					});
+				}
+			),
+			RUNS
+		);
+	});
+
+	it('refuses a huge paste quickly, with a MacInputError or a result', () => {
+		fc.assert(
+			fc.property(
+				fc.oneof(curlText, rawText, anyHeader, hostile),
+				fc.constantFrom(' -H a:b', '\nX-A: b', ',', "'", '"', '\\', ' ', '^\n', 'x'),
+				fc.integer({ min: 10_000, max: 120_000 }),
+				(text, filler, times) => {
+					const huge = text + filler.repeat(times);
+					const started = performance.now();
+					outcome(() => parseSignedRequest(huge));
+					expect(performance.now() - started).toBeLessThan(2000);
+				}
+			),
+			{ numRuns: 40 }
+		);
+	});
+});
+
+// ---- Share links ---------------------------------------------------------------------------------
+
+const OPTION_NAMES = [
+	'revealKid',
+	'windowSeconds',
+	'note',
+	'__proto__',
+	'constructor',
+	'toString',
+	'hasOwnProperty',
+	'macKey',
+	'mac_key',
+	'secretThing',
+	'password',
+	''
+];
+
+function base64url(text: string): string {
+	return Buffer.from(text, 'utf8').toString('base64url');
+}
+
+/** Object text whose keys may repeat or be __proto__ (JSON.stringify cannot write those). */
+function objectText(entries: [string, string][]): string {
+	return `{${entries.map(([key, value]) => `${JSON.stringify(key)}:${value}`).join(',')}}`;
+}
+
+const jsonText = fc.oneof(
+	fc.jsonValue({ maxDepth: 3 }).map((value) => JSON.stringify(value)),
+	fc.string({ unit: utf16Unit, maxLength: 30 }).map((value) => JSON.stringify(value)),
+	fc.constantFrom('1e999', '-0', 'null', '{"__proto__":{"polluted":1}}', '"x"', 'true'),
+	fc.integer({ min: 1000, max: 50_000 }).map((depth) => `${'['.repeat(depth)}${']'.repeat(depth)}`)
+);
+
+const stateLikeJson = fc
+	.array(
+		fc.tuple(
+			fc.constantFrom('signedRequest', 'url', 'baseString', 'options', '__proto__', 'extra'),
+			fc.oneof(
+				jsonText,
+				fc
+					.array(
+						fc.tuple(
+							fc.oneof(fc.constantFrom(...OPTION_NAMES), fc.string({ maxLength: 8 })),
+							jsonText
+						),
+						{
+							maxLength: 40
+						}
+					)
+					.map(objectText),
+				fc.constantFrom(`"${'x'.repeat(100_001)}"`)
+			)
+		),
+		{ maxLength: 6 }
+	)
+	.map(objectText);
+
+const fragmentLike = fc.oneof(
+	hostile,
+	fc
+		.string({ unit: fc.constantFrom(...'ABCxyz019-_=+/.'), maxLength: 60 })
+		.map((body) => `v1.${body}`),
+	jsonText.map((json) => `v1.${base64url(json)}`),
+	stateLikeJson.map((json) => `v1.${base64url(json)}`),
+	stateLikeJson.map((json) => `#v1.${base64url(json)}`),
+	mutated(stateLikeJson.map((json) => `v1.${base64url(json)}`)),
+	fc.constantFrom(`v1.${'A'.repeat(300_001)}`, `v2.${base64url('{}')}`, 'v1.', '#v1.e30', 'v1.e30')
+);
+
+const optionValue: fc.Arbitrary<ShareOption> = fc.oneof(
+	fc.boolean(),
+	fc.double({ noNaN: true, noDefaultInfinity: true }).filter((value) => !Object.is(value, -0)),
+	fc.string({ unit: utf16Unit, maxLength: 20 })
+);
+const stateArb: fc.Arbitrary<ShareState> = fc.record({
+	signedRequest: fc.oneof(signedRequestText, fc.string({ unit: utf16Unit, maxLength: 40 })),
+	url: fc.oneof(fc.webUrl(), hostile),
+	baseString: fc.string({ unit: utf16Unit, maxLength: 60 }),
+	options: fc
+		.array(
+			fc.tuple(
+				fc.oneof(fc.constantFrom(...OPTION_NAMES), fc.string({ maxLength: 10 })),
+				optionValue
+			),
+			{
+				maxLength: 8
+			}
+		)
+		// fromEntries makes `__proto__` an own key, as a JSON.parse'd object would have it.
+		.map((entries) => Object.fromEntries(entries))
+});
+
+/**
+ * Every text of the user's a decoded link holds: the three fields and the string option values.
+ * Option names are the page's own (revealKid, unescape), not something a user pasted.
+ */
+function texts(state: ShareState): string[] {
+	return [
+		state.signedRequest,
+		state.url,
+		state.baseString,
+		...Object.values(state.options).filter((value) => typeof value === 'string')
+	];
+}
+
+const SECRET = /mac.?key|secret|password/i;
+
+describe('share links (property)', () => {
+	it('decodeShareState gives null or a well-formed state, without touching any prototype', () => {
+		const prototypeKeys = Object.getOwnPropertyNames(Object.prototype).length;
+		fc.assert(
+			fc.property(fragmentLike, (fragment) => {
+				const state = decodeShareState(fragment);
+				if (state === null) return;
+				for (const field of ['signedRequest', 'url', 'baseString'] as const) {
+					expect(typeof state[field]).toBe('string');
+					expect(state[field].length).toBeLessThanOrEqual(100_000);
+				}
+				expect(Object.getPrototypeOf(state.options)).toBe(Object.prototype);
+				const entries = Object.entries(state.options);
+				expect(entries.length).toBeLessThanOrEqual(32);
+				for (const [name, value] of entries) {
+					expect(name).not.toBe('__proto__');
+					expect(name).not.toMatch(SECRET);
+					if (typeof value === 'number') expect(Number.isFinite(value)).toBe(true);
+					else expect(['string', 'boolean']).toContain(typeof value);
+				}
+				expect(Object.getOwnPropertyNames(Object.prototype)).toHaveLength(prototypeKeys);
+				expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+			}),
+			RUNS
+		);
+	});
+
+	it('round-trips any state through a link (with the kid kept), minus secret-named options', () => {
+		fc.assert(
+			fc.property(stateArb, (state) => {
+				const fragment = encodeShareState(state, { includeKid: true });
+				expect(fragment).toMatch(/^v1\.[A-Za-z0-9_-]*$/);
+				const options = Object.fromEntries(
+					Object.entries(state.options).filter(
+						([name]) => name !== '__proto__' && !SECRET.test(name)
+					)
+				);
+				expect(decodeShareState(fragment)).toEqual({ ...state, options });
+				expect(decodeShareState(`#${fragment}`)).toEqual({ ...state, options });
+			}),
+			RUNS
+		);
+	});
+
+	const macKey = fc.oneof(
+		fc.stringMatching(/^[A-Za-z0-9+/]{16,43}=?$/),
+		fc.stringMatching(/^[A-Za-z0-9-]{4,12}$/),
+		fc.string({ unit: utf16Unit, minLength: 4, maxLength: 12 }),
+		// Pieces of the placeholders the encoder writes in place of secrets.
+		fc
+			.tuple(fc.constantFrom('<mac_key>', '<kid>', 'x<mac_key>x'), fc.nat(), fc.nat())
+			.map(([text, start, length]) => {
+				const from = start % (text.length - 3);
+				return text.slice(from, from + 4 + (length % (text.length - from - 3)));
+			})
+	);
+
+	it('never puts a given mac_key (4 characters or more) in a link, wherever it was pasted', () => {
+		fc.assert(
+			fc.property(
+				stateArb,
+				macKey,
+				fc.array(fc.nat(), { minLength: 4, maxLength: 4 }),
+				fc.boolean(),
+				(state, key, at, includeKid) => {
+					// Known bug, see the it.fails below: a key that is part of the placeholder "<mac_key>"
+					// is put back by the replacement.
+					fc.pre(!/[<>_]/.test(key));
+					const insert = (text: string, index: number) =>
+						text.slice(0, index % (text.length + 1)) + key + text.slice(index % (text.length + 1));
+					const dirty: ShareState = {
+						signedRequest: insert(state.signedRequest, at[0] ?? 0),
+						url: insert(state.url, at[1] ?? 0),
+						baseString: insert(state.baseString, at[2] ?? 0),
+						options: { ...state.options, pasted: insert('note: ', at[3] ?? 0) }
+					};
+					const decoded = decodeShareState(encodeShareState(dirty, { macKey: key, includeKid }));
+					expect(decoded).not.toBeNull();
+					for (const text of texts(decoded as ShareState)) expect(text).not.toContain(key);
+				}
+			),
+			RUNS
+		);
+	});
+
+	// BUG (src/lib/verify/share-state.ts, encodeShareState's scrub): the mac_key is replaced by the
+	// text "<mac_key>", so a key that is part of that text ("mac_", "ac_k", "_key", "<mac", "key>",
+	// "mac_key") is still in the link after the replacement.
+	it.fails(
+		'BUG encodeShareState: a mac_key such as "ac_k" is put back by its own placeholder',
+		() => {
+			const state = { signedRequest: '', url: 'https://h/p?k=ac_k', baseString: '', options: {} };
+			const decoded = decodeShareState(encodeShareState(state, { macKey: 'ac_k' }));
+			expect(decoded?.url).not.toContain('ac_k');
+		}
+	);
+
+	it('never puts a realistic kid in a link unless asked, and the link still parses', () => {
+		fc.assert(
+			fc.property(
+				realisticParams,
+				fc.oneof(curlText, fc.constant('')),
+				fc.webUrl(),
+				fc.constantFrom('header', 'curl', 'raw'),
+				(params, extra, url, form) => {
+					const header = authorizationHeader(params);
+					const signedRequest =
+						form === 'header'
+							? `Authorization: ${header}`
+							: form === 'curl'
+								? `${curlCommand(url, header)} ${extra.replace(/^\S*/, '')}`
+								: `GET ${requestTarget(url).uri} HTTP/1.1\nHost: ${new URL(url).host}\nAuthorization: ${header}\n`;
+					const parsed = outcome(() => parseSignedRequest(signedRequest));
+					fc.pre(parsed.ok && parsed.value.authorization.id === params.id);
+					const state = {
+						signedRequest,
+						url: `${url}#${params.id}`,
+						baseString: `${params.ts}\n${params.id}\n`,
+						options: { note: params.id }
+					};
+					const decoded = decodeShareState(encodeShareState(state));
+					expect(decoded).not.toBeNull();
+					for (const text of texts(decoded as ShareState)) expect(text).not.toContain(params.id);
+					expect(parseSignedRequest(decoded?.signedRequest ?? '').authorization.id).toBe(
+						KID_PLACEHOLDER
+					);
+				}
+			),
+			RUNS
+		);
+	});
+});
+
+// ---- diffBaseString / unescapeBaseString ---------------------------------------------------------
+
+const baseStringLike = fc.oneof(
+	fc.string({ unit: utf16Unit, maxLength: 60 }),
+	fc
+		.array(
+			fc.string({
+				unit: fc.constantFrom(
+					'a',
+					'1',
+					' ',
+					'\r',
+					'\t',
+					'\u00a0',
+					'\u200b',
+					'\\n',
+					'é',
+					'😀',
+					'\ud800'
+				),
+				maxLength: 6
+			}),
+			{ maxLength: 9 }
+		)
+		.map((lines) => lines.join('\n')),
+	fc
+		.array(fc.string({ maxLength: 6 }), { maxLength: 9 })
+		.map((lines) => lines.map((line) => `${line}\n`).join(''))
+);
+
+describe('diffBaseString (property)', () => {
+	it('compares any two texts: segments rebuild each line, and "same" means equal texts', () => {
+		fc.assert(
+			fc.property(baseStringLike, baseStringLike, fc.boolean(), (expected, actual, equal) => {
+				const pasted = equal ? expected : actual;
+				const diff = diffBaseString(expected, pasted);
+				expect(diff.same).toBe(expected === pasted);
+				expect(diff.firstDifference === null).toBe(expected === pasted);
+				for (const line of diff.lines) {
+					expect(line.expectedSegments.map((segment) => segment.text).join('')).toBe(
+						line.expected ?? ''
+					);
+					expect(line.actualSegments.map((segment) => segment.text).join('')).toBe(
+						line.actual ?? ''
+					);
+				}
+				expect(typeof unescapeBaseString(pasted)).toBe('string');
+			}),
+			RUNS
+		);
+	});
+});
+
+// ---- diagnose ------------------------------------------------------------------------------------
+
+/** The correct mac, computed apart from the app: HMAC-SHA-1 over the seven LF-terminated lines. */
+function referenceMac(params: MacHeaderParams, url: string, key: string): string {
+	const target = requestTarget(url);
+	const lines = [
+		params.ts,
+		params.nonce,
+		'GET',
+		target.uri,
+		target.host,
+		target.port,
+		params.ext ?? ''
+	];
+	return createHmac('sha1', key)
+		.update(lines.map((line) => `${line}\n`).join(''), 'utf8')
+		.digest('base64');
+}
+
+describe('diagnose (property)', () => {
+	it('settles with a verdict or rejects with a MacInputError for any header, URL and key', async () => {
+		await fc.assert(
+			fc.asyncProperty(
+				fc.oneof(realisticParams, headerParams),
+				fc.oneof(fc.webUrl(), hostile, fc.constantFrom('ftp://h/', 'https://h:99/p?')),
+				fc.oneof(fc.string({ unit: utf16Unit, maxLength: 30 }), fc.constant('')),
+				async (params, url, key) => {
+					try {
+						const diagnosis = await diagnose({ authorization: params, url, macKey: key });
+						expect(['match', 'explained', 'unexplained']).toContain(diagnosis.verdict);
+						expect(diagnosis.match).toBe(diagnosis.verdict === 'match');
+						expect(diagnosis.keyOrUnseenInputs).toBe(diagnosis.verdict === 'unexplained');
+						expect(diagnosis.explanations.length > 0).toBe(diagnosis.verdict === 'explained');
+						// The key never appears in what the page shows.
+						if (key.length >= 8)
+							expect(JSON.stringify(diagnosis)).not.toContain(JSON.stringify(key).slice(1, -1));
+					} catch (error) {
+						expect(error).toBeInstanceOf(MacInputError);
+					}
+				}
+			),
+			{ numRuns: 60 }
+		);
+	});
+
+	it('says "match" whenever the mac was signed correctly', async () => {
+		await fc.assert(
+			fc.asyncProperty(
+				fc.oneof(realisticParams, headerParams),
+				fc.webUrl({ withQueryParameters: true }),
+				fc.string({ unit: utf16Unit, minLength: 1, maxLength: 40 }),
+				async (params, url, key) => {
+					const signed = { ...params, mac: referenceMac(params, url, key) };
+					const diagnosis = await diagnose({ authorization: signed, url, macKey: key });
+					expect(diagnosis.verdict).toBe('match');
+					expect(diagnosis.expectedMac).toBe(signed.mac);
+				}
+			),
+			{ numRuns: 100 }
+		);
+	});
+});
+
+// ---- Huge input ----------------------------------------------------------------------------------
+
+/** 50 to 250 kB: a grammar fragment repeated, after a start that parses, with an end that may not. */
+function huge(starts: string[], fragments: string[]): fc.Arbitrary<string> {
+	return fc
+		.tuple(
+			fc.constantFrom(...starts),
+			fc.array(fc.constantFrom(...fragments), { minLength: 1, maxLength: 3 }),
+			fc.integer({ min: 50_000, max: 250_000 }),
+			fc.constantFrom('', '"', "'", '^', '\\', '\n', 'x')
+		)
+		.map(([start, pieces, size, end]) => {
+			const unit = pieces.join('');
+			return start + unit.repeat(Math.ceil(size / unit.length)) + end;
+		});
+}
+
+/** Runs a parser on huge input: a result or a MacInputError, in under two seconds (quadratic work on this much text takes far longer). */
+function quickly(run: () => unknown): void {
+	const started = performance.now();
+	outcome(run);
+	expect(performance.now() - started).toBeLessThan(2000);
+}
+
+describe('huge input (property)', () => {
+	it('shellWords, parseCurlCommand, parseRawRequest and detectKind answer quickly on 50-250 kB', () => {
+		fc.assert(
+			fc.property(
+				huge(
+					[
+						'curl ',
+						"curl 'https://h/' -H '",
+						'curl ^"',
+						'$ curl -H "',
+						'GET / HTTP/1.1\n',
+						':method: GET\n',
+						''
+					],
+					[
+						'a',
+						' ',
+						"'",
+						'"',
+						'\\',
+						'\\\n',
+						'^',
+						'^\n',
+						'^"',
+						"$'\\x41",
+						'-H a:b ',
+						'-sSL',
+						'X-A: b\n',
+						' folded\n',
+						'#',
+						'\u00a0',
+						'😀'
+					]
+				),
+				(text) => {
+					quickly(() => shellWords(text, 'posix'));
+					quickly(() => shellWords(text, 'cmd'));
+					quickly(() => parseCurlCommand(text));
+					quickly(() => parseRawRequest(text));
+					quickly(() => detectKind(text));
+				}
+			),
+			{ numRuns: 25 }
+		);
+	});
+
+	it('decodeShareState and diffBaseString answer quickly on 50-250 kB', () => {
+		fc.assert(
+			fc.property(
+				huge(['v1.', '#v1.', 'v1.eyJ', ''], ['A', 'eyJ', '_-', 'Zm9v', '\n', 'a\n', '\r\n', '\\n']),
+				(text) => {
+					quickly(() => decodeShareState(text));
+					quickly(() => decodeShareState(`v1.${base64url(text)}`));
+					// Known bug, see the it.fails below: a long run of line breaks before other text.
+					if (/[\r\n]{1000}/.test(text)) return;
+					quickly(() => diffBaseString(text, `${text}x`));
+					quickly(() => unescapeBaseString(`${text}x`));
+				}
+			),
+			{ numRuns: 12 }
+		);
+	});
+
+	// BUG (src/lib/verify/base-string-diff.ts): /\n+$/ in notes() and /[\r\n]+$/ in
+	// hasEscapedLineBreaks and unescapeBaseString are tried at every line break of a run that is not
+	// at the end, so a paste of many line breaks followed by other text takes quadratic time:
+	// diffBaseString('a\n', '\n'.repeat(40_000) + 'x') takes about 1.3 s in Node, 100 000 about 5 s,
+	// and the /verify page diffs the pasted base string on every change (desk.svelte.ts).
+	it.fails('BUG diffBaseString: 20 000 line breaks then "x" take quadratic time', () => {
+		const pasted = `${'\n'.repeat(20_000)}x`;
+		const started = performance.now();
+		diffBaseString('a\n', pasted);
+		expect(performance.now() - started).toBeLessThan(50);
+	});
+
+	it.fails('BUG unescapeBaseString: 20 000 line breaks then "x" take quadratic time', () => {
+		const started = performance.now();
+		unescapeBaseString(`${'\n'.repeat(20_000)}x`);
+		expect(performance.now() - started).toBeLessThan(50);
+	});
+});
