@@ -29,6 +29,18 @@ export interface ExplainInput {
 	receivedAtMs?: number;
 }
 
+/** A non-string field value as JSON; a value nested too deep to print says so instead. */
+function showValue(value: unknown): string {
+	try {
+		return JSON.stringify(value) ?? String(value);
+	} catch {
+		return '(a value nested too deeply to show)';
+	}
+}
+
+// A server clock more than ten years off is a broken value, not a clock to re-sign with.
+const MAX_CLOCK_OFFSET_MS = 10 * 365 * 24 * 3600 * 1000;
+
 /** The server's time from the Date header, else from the body's now field (seconds). */
 export function serverTimeMs(
 	date: string | null | undefined,
@@ -53,8 +65,10 @@ export function explainResponse(input: ExplainInput): Explanation {
 			}
 			const fields = Object.entries(read.data).map(([name, value]) => ({
 				name,
-				value: typeof value === 'string' ? value : JSON.stringify(value),
-				meaning: FIELD_MEANINGS[name] ?? 'Not a field of spec §2.'
+				value: typeof value === 'string' ? value : showValue(value),
+				meaning: Object.hasOwn(FIELD_MEANINGS, name)
+					? (FIELD_MEANINGS[name] ?? '')
+					: 'Not a field of spec §2.'
 			}));
 			return { kind: 'success', fields, wrapped: read.wrapped };
 		}
@@ -67,10 +81,9 @@ export function explainResponse(input: ExplainInput): Explanation {
 				};
 			}
 			const serverMs = serverTimeMs(input.date, read.now);
-			const offset =
-				serverMs === null || input.receivedAtMs === undefined
-					? null
-					: Math.round((serverMs - input.receivedAtMs) / 1000);
+			const offsetMs =
+				serverMs === null || input.receivedAtMs === undefined ? NaN : serverMs - input.receivedAtMs;
+			const offset = Math.abs(offsetMs) <= MAX_CLOCK_OFFSET_MS ? Math.round(offsetMs / 1000) : null;
 			return {
 				kind: 'error',
 				code: read.error.error,

@@ -13,13 +13,14 @@ export function proxyRequestUrl(setting: string, upstreamUrl: string): string {
 		);
 	if (!/^https?:\/\//i.test(text))
 		throw new MacInputError('proxy', "The relay's address must start with http:// or https://.");
-	const url = text.includes('{url}')
-		? text.replaceAll('{url}', encodeURIComponent(upstreamUrl))
-		: text + upstreamUrl;
 	try {
+		// encodeURIComponent throws on a lone surrogate, new URL on what is no URL: both are bad input.
+		const url = text.includes('{url}')
+			? text.replaceAll('{url}', encodeURIComponent(upstreamUrl))
+			: text + upstreamUrl;
 		new URL(url);
+		return url;
 	} catch {
 		throw new MacInputError('proxy', `"${text}" does not make a valid URL.`);
 	}
-	return url;
 }

@@ -37,6 +37,17 @@ function excerpt(text: string): string {
 	return flat.length > 160 ? `${flat.slice(0, 160)}…` : flat;
 }
 
+/** The text of the first <title>, found by index rather than a regex that backtracks on hostile pages. */
+function htmlTitle(html: string): string | null {
+	const lower = html.toLowerCase();
+	const open = lower.indexOf('<title');
+	const start = open < 0 ? -1 : lower.indexOf('>', open);
+	const end = start < 0 ? -1 : lower.indexOf('</title>', start);
+	if (end < 0) return null;
+	const title = html.slice(start + 1, end).trim();
+	return title === '' || title.includes('<') ? null : title;
+}
+
 /** Reads a response body as the service sends it, wrapped or bare, and says plainly what else it is. */
 export function readBody(text: string): ReadBody {
 	if (text.trim() === '') return { kind: 'empty' };
@@ -48,7 +59,7 @@ export function readBody(text: string): ReadBody {
 			/^\s*(<!doctype html|<html|<head|<body)/i.test(text) ||
 			/<\/(html|body|h1|title)>/i.test(text)
 		) {
-			const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.trim() ?? null;
+			const title = htmlTitle(text);
 			return { kind: 'html', title: title || null };
 		}
 		return { kind: 'not-json', excerpt: excerpt(text) };

@@ -57,7 +57,17 @@ function splitLines(text: string): Line[] {
 
 /** True when a log escaped the line breaks: `\n` as text, and no real line break inside. */
 export function hasEscapedLineBreaks(text: string): boolean {
-	return /\\n/.test(text) && !/[\r\n]/.test(text.replace(/[\r\n]+$/, ''));
+	return /\\n/.test(text) && !/[\r\n]/.test(withoutTrailing(text, '\r\n'));
+}
+
+/**
+ * The text without any run of the given characters at its end. A loop, not /[…]+$/: a regex tries
+ * that at every position of a long run, which takes quadratic time on a hostile paste.
+ */
+function withoutTrailing(text: string, characters: string): string {
+	let end = text.length;
+	while (end > 0 && characters.includes(text.charAt(end - 1))) end--;
+	return text.slice(0, end);
 }
 
 /**
@@ -75,9 +85,10 @@ export function unescapeBaseString(text: string): string {
 		}
 	}
 	const escapes: Record<string, string> = { n: '\n', r: '\r', t: '\t', '\\': '\\' };
-	return text
-		.replace(/[\r\n]+$/, '')
-		.replace(/\\([nrt\\])/g, (_, char: string) => escapes[char] ?? char);
+	return withoutTrailing(text, '\r\n').replace(
+		/\\([nrt\\])/g,
+		(_, char: string) => escapes[char] ?? char
+	);
 }
 
 function invisibles(line: string): Invisible[] {
@@ -161,7 +172,7 @@ export function diffBaseString(expected: string, actual: string): BaseStringDiff
 
 function notes(expected: string, actual: string, lines: LineDiff[]): string[] {
 	const result: string[] = [];
-	if (expected !== actual && expected.replace(/\n+$/, '') === actual.replace(/\n+$/, '')) {
+	if (expected !== actual && withoutTrailing(expected, '\n') === withoutTrailing(actual, '\n')) {
 		result.push(
 			'Only the line feeds at the end differ. Logs and copying often drop them, so check the signing code before concluding.'
 		);

@@ -19,7 +19,8 @@ export interface ShareEncodeOptions {
 }
 
 export const KID_PLACEHOLDER = '<kid>';
-const MAC_KEY_PLACEHOLDER = '<mac_key>';
+// The first of these that does not itself contain the key stands in for it.
+const MAC_KEY_PLACEHOLDERS = ['<mac_key>', '<secret>', '…'];
 const VERSION = 'v1.';
 // A fragment this long is no longer a link anyone shares; it also bounds the work on hostile input.
 const MAX_FRAGMENT = 300_000;
@@ -72,6 +73,10 @@ function withoutKid(text: string): { text: string; kid: string | null } {
 	return { text: rebuilt.ok ? `Authorization: ${rebuilt.value}` : '', kid };
 }
 
+function keyPlaceholder(macKey: string): string {
+	return MAC_KEY_PLACEHOLDERS.find((placeholder) => !placeholder.includes(macKey)) ?? '';
+}
+
 function replaceAll(text: string, find: string | null | undefined, by: string, minimum: number) {
 	return find && find.length >= minimum ? text.split(find).join(by) : text;
 }
@@ -85,7 +90,12 @@ export function encodeShareState(state: ShareState, options: ShareEncodeOptions 
 		? { text: state.signedRequest, kid: null }
 		: withoutKid(state.signedRequest);
 	const scrub = (text: string) =>
-		replaceAll(replaceAll(text, options.macKey, MAC_KEY_PLACEHOLDER, 4), kid, KID_PLACEHOLDER, 8);
+		replaceAll(
+			replaceAll(text, options.macKey, keyPlaceholder(options.macKey ?? ''), 4),
+			kid,
+			KID_PLACEHOLDER,
+			8
+		);
 	const signedRequest = scrub(request);
 	const safeOptions: Record<string, ShareOption> = {};
 	for (const [name, value] of Object.entries(state.options).slice(0, MAX_OPTIONS)) {

@@ -9,9 +9,30 @@ export const SIGNED_REQUEST_FIELD = 'Signed request';
  */
 export type ShellDialect = 'posix' | 'cmd';
 
+/**
+ * The text with each POSIX single-quoted part emptied: inside one, ^" and ^ at a line end are just
+ * characters of a value, not cmd's escapes. A backslash outside quotes escapes the next character.
+ */
+function outsideSingleQuotes(text: string): string {
+	let out = '';
+	for (let index = 0; index < text.length; index++) {
+		const char = text.charAt(index);
+		if (char === '\\') {
+			out += text.slice(index, index + 2);
+			index++;
+		} else if (char === "'") {
+			const end = text.indexOf("'", index + 1);
+			if (end < 0) return out + text.slice(index);
+			out += "''";
+			index = end;
+		} else out += char;
+	}
+	return out;
+}
+
 /** Only cmd puts a caret before a line break, or before the quote that opens a word. */
 export function detectDialect(text: string): ShellDialect {
-	return /\^\r?\n|(?:^|\s)\^"/.test(text) ? 'cmd' : 'posix';
+	return /\^\r?\n|(?:^|\s)\^"/.test(outsideSingleQuotes(text)) ? 'cmd' : 'posix';
 }
 
 /**
