@@ -43,6 +43,7 @@ const states: { name: string; path: string; act?: (page: Page) => Promise<void> 
 			await page.getByText('Sandbox settings and token lifecycle').click();
 			await page.getByText('Headers the browser can read').click();
 			await page.getByText('Hex view').click();
+			await page.getByText('Code: the same signing on your server').click();
 			await page.getByRole('tab', { name: 'Go' }).click();
 		}
 	},
@@ -91,15 +92,19 @@ const states: { name: string; path: string; act?: (page: Page) => Promise<void> 
 ];
 
 for (const colorScheme of ['light', 'dark'] as const) {
-	for (const state of states) {
-		test(`no axe violations: ${state.name} (${colorScheme})`, async ({ page }) => {
-			await page.emulateMedia({ colorScheme });
-			await page.goto(state.path);
-			await page.waitForLoadState('networkidle');
-			if (state.path === './') await expect(page.getByTestId('authorization-header')).toBeVisible();
-			await state.act?.(page);
-			expect(await violations(page)).toEqual([]);
-		});
+	for (const width of [1280, 360]) {
+		for (const state of states) {
+			test(`no axe violations: ${state.name} (${colorScheme}, ${width} px)`, async ({ page }) => {
+				await page.setViewportSize({ width, height: 900 });
+				await page.emulateMedia({ colorScheme });
+				await page.goto(state.path);
+				await page.waitForLoadState('networkidle');
+				if (state.path === './')
+					await expect(page.getByTestId('authorization-header')).toBeVisible();
+				await state.act?.(page);
+				expect(await violations(page)).toEqual([]);
+			});
+		}
 	}
 }
 

@@ -60,6 +60,7 @@ test('the mac_key stays in memory: not in the URL, storage, cookies, requests, c
 	await page.getByLabel('Direct', { exact: true }).check();
 	await page.getByRole('button', { name: 'Send', exact: true }).click();
 	await expect(page.getByText('The service answers no CORS preflight')).toBeVisible();
+	await page.getByText('Code: the same signing on your server').click();
 	await page.getByRole('tab', { name: 'Python' }).click();
 	await page.getByLabel('Use this ts and nonce').check();
 	await context.grantPermissions(['clipboard-read', 'clipboard-write']);

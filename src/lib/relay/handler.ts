@@ -1,4 +1,5 @@
 import { isIpLiteral, isPublicAddress } from './ip';
+import { RELAY_ERROR_HEADER } from './protocol';
 
 /** The service's two deployments: the only upstreams allowed unless the operator adds more. */
 export const DEFAULT_UPSTREAM_HOSTS = ['open.tapapis.cn', 'open.tapapis.com'];
@@ -56,8 +57,7 @@ const RELAY_STATUS: Record<RelayErrorCode, number> = {
 	response_too_large: 502
 };
 
-/** The header that tells a relay's own answer from the upstream's. */
-export const RELAY_ERROR_HEADER = 'x-relay-error';
+export { RELAY_ERROR_HEADER };
 
 function originAllowed(origin: string, patterns: readonly string[]): boolean {
 	return patterns.some((pattern) => {

@@ -58,3 +58,8 @@ export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
 		macKey: 'demo-mac-key-basic-Zr7Wm4'
 	}
 ];
+
+/** The vendor an application belongs to: unionid is the same across one vendor's applications. */
+export function vendorOf(clientId: string): string {
+	return DEMO_APPLICATIONS.find((app) => app.clientId === clientId)?.vendorId ?? DEMO_VENDOR_ID;
+}

@@ -1,14 +1,40 @@
 import { createContext } from 'svelte';
 import { DEMO_ACCOUNTS } from './accounts';
-import { initialSandboxState, SandboxService, type SandboxToken } from './service';
+import type { SandboxService } from './service';
+import { initialSandboxState, type SandboxToken } from './state';
 
-/** The sandbox service with its state made reactive, so the page shows token states and faults live. */
+/**
+ * The sandbox service with its state made reactive, so the page shows token states and faults live.
+ * The service's code is loaded on first use: a visitor who never sends does not download it.
+ */
 export class Sandbox {
 	readonly state = $state(initialSandboxState());
-	readonly service: SandboxService;
+	#service: Promise<SandboxService> | null = null;
 
-	constructor(hosts: () => readonly string[], avatarBase?: string) {
-		this.service = new SandboxService(this.state, { hosts, avatarBase });
+	constructor(
+		private readonly hosts: () => readonly string[],
+		private readonly avatarBase?: string
+	) {}
+
+	service(): Promise<SandboxService> {
+		this.#service ??= import('./service').then(
+			({ SandboxService }) =>
+				new SandboxService(this.state, { hosts: this.hosts, avatarBase: this.avatarBase })
+		);
+		return this.#service;
+	}
+
+	async handle(request: Request): Promise<Response> {
+		return (await this.service()).handle(request);
+	}
+
+	async invalidate(kid: string, reason: string): Promise<void> {
+		(await this.service()).invalidate(kid, reason);
+	}
+
+	/** A new login of the demo account behind `kid`: a fresh credential, as the SDK hands out. */
+	async login(kid: string): Promise<SandboxToken> {
+		return (await this.service()).login(this.accountFor(kid));
 	}
 
 	tokenFor(kid: string): SandboxToken | undefined {

@@ -4,57 +4,12 @@ import { MacInputError } from '../mac/errors';
 import { isTimestamp, nonce as makeNonce } from '../mac/ts-nonce';
 import { ERROR_CODES, type ErrorCode } from '../service/error-codes';
 import { wrap } from '../service/envelope';
-import { DEMO_ACCOUNTS, DEMO_APPLICATIONS, DEMO_USERS, DEMO_VENDOR_ID } from './accounts';
+import { DEMO_ACCOUNTS, DEMO_USERS, vendorOf } from './accounts';
+import type { SandboxState, SandboxToken } from './state';
 import { openid, unionid } from './identifiers';
 
-export interface SandboxToken {
-	kid: string;
-	macKey: string;
-	accountId: string;
-	userId: string;
-	clientId: string;
-	scopes: string[];
-	status: 'valid' | 'invalid';
-	/** Why the token became Invalid (spec §3). */
-	invalidatedBy?: string;
-}
-
-/** Everything the sandbox remembers. A plain object, so a page can make it reactive from outside. */
-export interface SandboxState {
-	tokens: SandboxToken[];
-	/** Accepted clock difference for ts, in seconds either way: a sandbox assumption (spec §5.8 leaves it open). */
-	windowSeconds: number;
-	/** How far the sandbox's clock runs ahead of this machine's, to show invalid_time and its cure. */
-	clockSkewSeconds: number;
-	/** Fault switch: the next N requests get server_error. */
-	failNext: number;
-	/** kid + nonce → when the nonce may be used again (ms). */
-	usedNonces: Record<string, number>;
-	logins: number;
-}
-
-export function initialSandboxState(): SandboxState {
-	return {
-		tokens: DEMO_ACCOUNTS.map((account) => ({
-			kid: account.kid,
-			macKey: account.macKey,
-			accountId: account.id,
-			userId: account.userId,
-			clientId: account.clientId,
-			scopes: [...account.scopes],
-			status: 'valid'
-		})),
-		windowSeconds: 300,
-		clockSkewSeconds: 0,
-		failNext: 0,
-		usedNonces: {},
-		logins: 0
-	};
-}
-
-export function vendorOf(clientId: string): string {
-	return DEMO_APPLICATIONS.find((app) => app.clientId === clientId)?.vendorId ?? DEMO_VENDOR_ID;
-}
+export { initialSandboxState, type SandboxState, type SandboxToken } from './state';
+export { vendorOf };
 
 export const OPERATION_PATHS = {
 	'/account/basic-info/v1': 'basic_info',

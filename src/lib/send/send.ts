@@ -1,5 +1,4 @@
-import { RELAY_ERROR_HEADER } from '../relay/handler';
-import { SandboxUnreachable } from '../sandbox/service';
+import { RELAY_ERROR_HEADER } from '../relay/protocol';
 
 export type Target = 'sandbox' | 'proxy' | 'direct';
 
@@ -71,7 +70,8 @@ export async function sendRequest(input: SendInput): Promise<SendOutcome> {
 				elapsedMs: elapsed()
 			};
 		}
-		if (error instanceof SandboxUnreachable)
+		// By name, not class: the sandbox's code is loaded on first use, apart from this module.
+		if (error instanceof Error && error.name === 'SandboxUnreachable')
 			return { kind: 'fault', fault: 'unreachable', message: error.message, elapsedMs: elapsed() };
 		return {
 			kind: 'fault',

@@ -2,9 +2,9 @@ import { createContext } from 'svelte';
 import { attempt, type Outcome } from '../mac/errors';
 import type { Playground } from '../playground/playground.svelte';
 import type { Sandbox } from '../sandbox/sandbox.svelte';
-import { explainResponse, type Explanation } from './explain';
+import type { Explanation } from './explain';
 import { proxyRequestUrl } from './proxy-url';
-import { sendRequest, type SendOutcome, type Target } from './send';
+import type { SendOutcome, Target } from './send';
 
 /** Spec §7 and §8: at most 3 attempts after server_error. */
 export const MAX_ATTEMPTS = 3;
@@ -144,11 +144,16 @@ export class Sender {
 		const requestUrl = this.requestUrl;
 		if (!signed?.ok || upstreamUrl === null || requestUrl === null) return null;
 		const authorization = this.omitAuthorization ? null : signed.value.header;
+		// Sending and explaining are loaded on the first Send, not with the page.
+		const [{ sendRequest }, { explainResponse }] = await Promise.all([
+			import('./send'),
+			import('./explain')
+		]);
 		const outcome = await sendRequest({
 			target: this.target,
 			requestUrl,
 			authorization,
-			sandbox: (request) => this.sandbox.service.handle(request)
+			sandbox: (request) => this.sandbox.handle(request)
 		});
 		const explanation =
 			outcome.kind === 'response' && outcome.relayError === null
