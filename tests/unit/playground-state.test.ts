@@ -70,6 +70,20 @@ describe('Playground', () => {
 		expect(playground.fixedTs).toBeNull();
 	});
 
+	it('pads the live ts and a fixed ts of digits, never a ts typed otherwise', () => {
+		const playground = new Playground();
+		playground.setPad10(true);
+		expect(playground.ts).toMatch(/^\d{10}$/);
+		playground.setTs('12345');
+		playground.setPad10(true);
+		expect(playground.ts).toBe('0000012345');
+		playground.setPad10(false);
+		expect(playground.ts).toBe('12345');
+		playground.setTs('12 34');
+		playground.setPad10(true);
+		expect(playground.ts).toBe('12 34');
+	});
+
 	it('fills the credential from a pasted SDK result, keeping what it cannot use out', () => {
 		const playground = new Playground();
 		playground.clientId = 'kept';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isTimestamp, nonce, timestamp, timestampToDate } from '$lib/mac';
+import { isTimestamp, nonce, padTimestamp, timestamp, timestampToDate } from '$lib/mac';
 
 describe('timestamp', () => {
 	it('is whole seconds, rounded down', () => {
@@ -33,5 +33,19 @@ describe('nonce', () => {
 	it('differs between calls', () => {
 		const seen = new Set(Array.from({ length: 50 }, () => nonce('letters')));
 		expect(seen.size).toBe(50);
+	});
+});
+
+describe('padTimestamp', () => {
+	it('adds or takes off the 10-digit padding of a ts of digits', () => {
+		expect(padTimestamp('123456', true)).toBe('0000123456');
+		expect(padTimestamp('0000123456', false)).toBe('123456');
+		expect(padTimestamp('1700000000', true)).toBe('1700000000');
+		expect(padTimestamp('0', false)).toBe('0');
+	});
+
+	it('leaves anything that is not digits exactly as typed', () => {
+		expect(padTimestamp(' 12', true)).toBe(' 12');
+		expect(padTimestamp('17e8', false)).toBe('17e8');
 	});
 });

@@ -19,6 +19,13 @@ export {
 	type MacHeaderParams
 } from './header';
 export { requestTarget, type RequestTarget } from './request-target';
-export { isTimestamp, nonce, timestamp, timestampToDate, type NonceKind } from './ts-nonce';
+export {
+	isTimestamp,
+	nonce,
+	padTimestamp,
+	timestamp,
+	timestampToDate,
+	type NonceKind
+} from './ts-nonce';
 export { CredentialError, parseCredential, type Credential, type FieldIssue } from './credential';
 export { curlCommand, shellQuote } from './curl';

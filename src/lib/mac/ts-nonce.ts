@@ -2,8 +2,14 @@ import { toBase64 } from './encoding';
 
 /** Whole seconds since the Unix epoch, as the header's ts; `pad10` left-pads to 10 digits as one sample does. */
 export function timestamp(nowMs: number = Date.now(), options: { pad10?: boolean } = {}): string {
-	const seconds = String(Math.floor(nowMs / 1000));
-	return options.pad10 ? seconds.padStart(10, '0') : seconds;
+	return padTimestamp(String(Math.floor(nowMs / 1000)), options.pad10 ?? false);
+}
+
+/** A ts of digits with the sample's 10-digit padding added or taken off; anything else as it is. */
+export function padTimestamp(ts: string, pad10: boolean): string {
+	if (!/^\d+$/.test(ts)) return ts;
+	const seconds = ts.replace(/^0+(?=\d)/, '');
+	return pad10 ? seconds.padStart(10, '0') : seconds;
 }
 
 /** A ts as the spec defines it: decimal whole seconds, nothing else. */

@@ -11,6 +11,7 @@ import {
 	nonce,
 	parseCredential,
 	requestTarget,
+	padTimestamp,
 	timestamp,
 	timestampToDate,
 	type BaseStringInput,
@@ -245,6 +246,12 @@ export class Playground {
 	signOut(): void {
 		this.kid = '';
 		this.macKey = '';
+	}
+
+	/** The padding switch applies to the live ts and to a fixed one of digits; other text stays as typed. */
+	setPad10(on: boolean): void {
+		this.pad10 = on;
+		if (this.fixedTs !== null) this.fixedTs = padTimestamp(this.fixedTs, on);
 	}
 
 	/** Typing a ts fixes it exactly as typed; an empty box goes back to the live clock. */
