@@ -5,7 +5,6 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
 	CredentialError,
-	MacInputError,
 	authorizationHeader,
 	isSupportedAlgorithm,
 	parseAuthorization,
@@ -15,119 +14,23 @@ import {
 	type MacHeaderParams
 } from '$lib/mac';
 import { shellWords } from '$lib/verify';
-
-const RUNS = { numRuns: 300 };
-
-/** Runs a parser: its value, or the MacInputError it threw; any other exception fails the property. */
-function outcome<T>(run: () => T): { ok: true; value: T } | { ok: false; error: MacInputError } {
-	try {
-		return { ok: true, value: run() };
-	} catch (error) {
-		if (!(error instanceof MacInputError)) throw error;
-		expect(error.message).not.toBe('');
-		expect(typeof error.field).toBe('string');
-		return { ok: false, error };
-	}
-}
+import {
+	NASTY,
+	RUNS,
+	headerParams,
+	headerValue,
+	hostile,
+	huge,
+	jsonValueText,
+	mostly,
+	mutated,
+	objectText,
+	outcome,
+	quickly,
+	utf16Unit
+} from './property-arbitraries';
 
 // ---- Generators shared by the properties below -------------------------------------------------
-
-/** Characters that break naive parsers: quotes, escapes, separators, controls, odd Unicode. */
-const NASTY = [
-	'"',
-	"'",
-	'\\',
-	'^',
-	'$',
-	'`',
-	'#',
-	',',
-	'=',
-	';',
-	':',
-	' ',
-	'\t',
-	'\n',
-	'\r',
-	'\r\n',
-	'\u0000',
-	'\u001b',
-	'\u007f',
-	'\u00a0',
-	'\u2028',
-	'\ufeff',
-	'\ud800',
-	'\udc00',
-	'😀',
-	'é',
-	'İ',
-	'{',
-	'}',
-	'[',
-	']',
-	'<',
-	'>',
-	'%',
-	'%zz',
-	'?',
-	'&',
-	'/',
-	'@',
-	'__proto__',
-	'constructor'
-];
-const utf16Unit = fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code));
-
-/** Arbitrary text: any code point, any UTF-16 unit (lone surrogates), or a soup of nasty pieces. */
-const hostile = fc.oneof(
-	fc.string({ unit: 'binary', maxLength: 80 }),
-	fc.string({ unit: utf16Unit, maxLength: 80 }),
-	fc.string({ unit: fc.constantFrom(...NASTY), maxLength: 30 }),
-	fc.string({ unit: 'grapheme', maxLength: 40 })
-);
-
-/** Text a parser's grammar produces, then damaged: pieces inserted, cut, doubled or truncated. */
-function mutated(base: fc.Arbitrary<string>): fc.Arbitrary<string> {
-	const edit = fc.tuple(
-		fc.constantFrom('insert', 'delete', 'duplicate', 'truncate', 'swap-quote'),
-		fc.nat(),
-		fc.nat({ max: 12 }),
-		fc.oneof(fc.constantFrom(...NASTY), hostile)
-	);
-	return fc.tuple(base, fc.array(edit, { maxLength: 4 })).map(([text, edits]) =>
-		edits.reduce((current, [kind, at, length, piece]) => {
-			const index = current.length === 0 ? 0 : at % (current.length + 1);
-			switch (kind) {
-				case 'insert':
-					return current.slice(0, index) + piece + current.slice(index);
-				case 'delete':
-					return current.slice(0, index) + current.slice(index + length);
-				case 'duplicate':
-					return current.slice(0, index + length) + current.slice(index);
-				case 'truncate':
-					return current.slice(0, index);
-				default:
-					return current.replace(/["']/, (quote) => (quote === '"' ? "'" : '"'));
-			}
-		}, text)
-	);
-}
-
-/** Usually `usual`, now and then `rare`: a grammar where each flaw is rare enough that some pass. */
-function mostly<T>(usual: fc.Arbitrary<T>, rare: fc.Arbitrary<T>): fc.Arbitrary<T> {
-	return fc.oneof({ arbitrary: usual, weight: 12 }, { arbitrary: rare, weight: 1 });
-}
-
-/** Values authorizationHeader accepts: printable ASCII without `"` and `\`. */
-const headerChar = fc
-	.integer({ min: 0x20, max: 0x7e })
-	.filter((code) => code !== 0x22 && code !== 0x5c)
-	.map((code) => String.fromCharCode(code));
-const headerValue = fc.string({ unit: headerChar, minLength: 1, maxLength: 40 });
-const headerParams: fc.Arbitrary<MacHeaderParams> = fc.record(
-	{ id: headerValue, ts: headerValue, nonce: headerValue, mac: headerValue, ext: headerValue },
-	{ requiredKeys: ['id', 'ts', 'nonce', 'mac'] }
-);
 
 const PARAM_NAMES = [
 	'id',
@@ -316,17 +219,6 @@ const CREDENTIAL_KEYS = [
 	'toString',
 	'valueOf'
 ];
-
-/** JSON text of an object whose keys may repeat or be `__proto__` (JSON.stringify cannot write those). */
-function objectText(entries: [string, string][]): string {
-	return `{${entries.map(([key, value]) => `${JSON.stringify(key)}:${value}`).join(',')}}`;
-}
-
-const jsonValueText = fc.oneof(
-	fc.jsonValue({ maxDepth: 3 }).map((value) => JSON.stringify(value)),
-	fc.constantFrom('"hmac-sha-1"', '"HMAC-SHA-1 "', '"hmac-sha-256"', '""', '"  "', 'null', '[]'),
-	fc.string({ maxLength: 20 }).map((value) => JSON.stringify(value))
-);
 
 const credentialLike: fc.Arbitrary<string> = fc.letrec<{ object: string }>((tie) => ({
 	object: fc
@@ -559,28 +451,6 @@ describe('shellQuote (property)', () => {
 });
 
 // ---- Huge input ----------------------------------------------------------------------------------
-
-/** 50 to 250 kB: a grammar fragment repeated, after a start that parses, with an end that may not. */
-function huge(starts: string[], fragments: string[]): fc.Arbitrary<string> {
-	return fc
-		.tuple(
-			fc.constantFrom(...starts),
-			fc.array(fc.constantFrom(...fragments), { minLength: 1, maxLength: 3 }),
-			fc.integer({ min: 50_000, max: 250_000 }),
-			fc.constantFrom('', '"', "'", '}', ']', '\\', '\n', 'x')
-		)
-		.map(([start, pieces, size, end]) => {
-			const unit = pieces.join('');
-			return start + unit.repeat(Math.ceil(size / unit.length)) + end;
-		});
-}
-
-/** Runs a parser on huge input: a result or a MacInputError, in under two seconds (quadratic work on this much text takes far longer). */
-function quickly(run: () => unknown): void {
-	const started = performance.now();
-	outcome(run);
-	expect(performance.now() - started).toBeLessThan(2000);
-}
 
 describe('huge input (property)', () => {
 	it('parseAuthorization, parseCredential and requestTarget answer quickly on 50-250 kB', () => {

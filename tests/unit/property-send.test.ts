@@ -3,88 +3,22 @@
 // MacInputError; never another exception.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MacInputError } from '$lib/mac';
 import { explainResponse } from '$lib/send/explain';
 import { proxyRequestUrl } from '$lib/send/proxy-url';
 import { readBody } from '$lib/service/envelope';
 import { ERROR_CODES } from '$lib/service/error-codes';
-
-const RUNS = { numRuns: 300 };
-
-function outcome<T>(run: () => T): { ok: true; value: T } | { ok: false; error: MacInputError } {
-	try {
-		return { ok: true, value: run() };
-	} catch (error) {
-		if (!(error instanceof MacInputError)) throw error;
-		expect(error.message).not.toBe('');
-		return { ok: false, error };
-	}
-}
-
-const NASTY = [
-	'"',
-	"'",
-	'\\',
-	'<',
-	'>',
-	'{',
-	'}',
-	'[',
-	']',
-	':',
-	',',
-	' ',
-	'\n',
-	'\r\n',
-	'\t',
-	'\u0000',
-	'\u00a0',
-	'\u2028',
-	'\ufeff',
-	'\ud800',
-	'\udc00',
-	'😀',
-	'%',
-	'?',
-	'#',
-	'&',
-	'/',
-	'@',
-	'{url}',
-	'__proto__'
-];
-const utf16Unit = fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code));
-const hostile = fc.oneof(
-	fc.string({ unit: 'binary', maxLength: 80 }),
-	fc.string({ unit: utf16Unit, maxLength: 80 }),
-	fc.string({ unit: fc.constantFrom(...NASTY), maxLength: 30 }),
-	fc.string({ unit: 'grapheme', maxLength: 40 })
-);
-
-function mutated(base: fc.Arbitrary<string>): fc.Arbitrary<string> {
-	const edit = fc.tuple(
-		fc.constantFrom('insert', 'delete', 'duplicate', 'truncate'),
-		fc.nat(),
-		fc.nat({ max: 12 }),
-		fc.oneof(fc.constantFrom(...NASTY), hostile)
-	);
-	return fc.tuple(base, fc.array(edit, { minLength: 1, maxLength: 4 })).map(([text, edits]) =>
-		edits.reduce((current, [kind, at, length, piece]) => {
-			const index = current.length === 0 ? 0 : at % (current.length + 1);
-			if (kind === 'insert') return current.slice(0, index) + piece + current.slice(index);
-			if (kind === 'delete') return current.slice(0, index) + current.slice(index + length);
-			if (kind === 'duplicate') return current.slice(0, index + length) + current.slice(index);
-			return current.slice(0, index);
-		}, text)
-	);
-}
+import {
+	RUNS,
+	hostile,
+	huge,
+	jsonValueText,
+	mutated,
+	objectText,
+	outcome,
+	quickly
+} from './property-arbitraries';
 
 // ---- Response bodies -----------------------------------------------------------------------------
-
-/** Object text whose keys may repeat or be __proto__ (JSON.stringify cannot write those). */
-function objectText(entries: [string, string][]): string {
-	return `{${entries.map(([key, value]) => `${JSON.stringify(key)}:${value}`).join(',')}}`;
-}
 
 const KEYS = [
 	'data',
@@ -104,14 +38,6 @@ const KEYS = [
 	'hasOwnProperty',
 	'valueOf'
 ];
-
-const jsonValueText = fc.oneof(
-	fc.jsonValue({ maxDepth: 3 }).map((value) => JSON.stringify(value)),
-	fc
-		.constantFrom(...Object.keys(ERROR_CODES), 'toString', 'constructor', '__proto__')
-		.map((code) => JSON.stringify(code)),
-	fc.constantFrom('1e999', '-1e999', '1e300', '-0', '1700000000', '1700000000.5', 'null', 'true')
-);
 
 const bodyObject: fc.Arbitrary<string> = fc.letrec<{ object: string }>((tie) => ({
 	object: fc
@@ -219,10 +145,12 @@ describe('readBody (property)', () => {
 	// Was a bug (src/lib/service/envelope.ts, readBody): /<title[^>]*>([^<]*)<\/title>/i backtracks from
 	// every "<title" without a ">", so a body of "<title" repeated takes quadratic time: 40 000
 	// repeats (240 kB) plus "</html>" take about 4 s in Node, 10 000 repeats about 0.3 s.
-	it('fixed, stays fixed: readBody: "<title" × 10 000 + "</html>" takes quadratic time', () => {
+	// Not a speed goal but a hang guard: quadratic work on this input takes tens of seconds, linear
+	// work a few milliseconds, so the generous limit only trips when the page would freeze.
+	it('does not hang on "<title" × 100 000 + "</html>" (was quadratic)', () => {
 		const started = performance.now();
-		readBody(`${'<title'.repeat(10_000)}</html>`);
-		expect(performance.now() - started).toBeLessThan(50);
+		expect(readBody(`${'<title'.repeat(100_000)}</html>`)).toMatchObject({ kind: 'html' });
+		expect(performance.now() - started).toBeLessThan(2000);
 	});
 });
 
@@ -447,16 +375,16 @@ describe('huge input (property)', () => {
 	it('readBody, explainResponse and proxyRequestUrl answer quickly on 50-250 kB', () => {
 		fc.assert(
 			fc.property(
-				fc.constantFrom(
-					'{"data":{"openid":"',
-					'{"data":[',
-					'<html><title>',
-					'<!doctype html>',
-					'',
-					'http://127.0.0.1:8787/?u={url}'
-				),
-				fc.array(
-					fc.constantFrom(
+				huge(
+					[
+						'{"data":{"openid":"',
+						'{"data":[',
+						'<html><title>',
+						'<!doctype html>',
+						'',
+						'http://127.0.0.1:8787/?u={url}'
+					],
+					[
 						'a',
 						' ',
 						'\n',
@@ -471,32 +399,16 @@ describe('huge input (property)', () => {
 						'%',
 						'😀',
 						'\ud800'
-					),
-					{
-						minLength: 1,
-						maxLength: 3
-					}
+					],
+					['', '"}}', ']}', '</html>', '</title>']
 				),
-				fc.integer({ min: 50_000, max: 250_000 }),
-				fc.constantFrom('', '"}}', ']}', '</html>', '</title>'),
-				(start, pieces, size, end) => {
-					const unit = pieces.join('');
-					const text = start + unit.repeat(Math.ceil(size / unit.length)) + end;
-					const runs: (() => unknown)[] = [
-						() => readBody(text),
-						() => explainResponse({ body: text, status: 200 }),
-						() => proxyRequestUrl(text, 'https://h/p'),
-						() =>
-							proxyRequestUrl(
-								'http://127.0.0.1:8787/?u={url}',
-								text.replace(/[\ud800-\udfff]/g, '')
-							)
-					];
-					for (const run of runs) {
-						const started = performance.now();
-						outcome(run);
-						expect(performance.now() - started).toBeLessThan(2000);
-					}
+				(text) => {
+					quickly(() => readBody(text));
+					quickly(() => explainResponse({ body: text, status: 200 }));
+					quickly(() => proxyRequestUrl(text, 'https://h/p'));
+					quickly(() =>
+						proxyRequestUrl('http://127.0.0.1:8787/?u={url}', text.replace(/[\ud800-\udfff]/g, ''))
+					);
 				}
 			),
 			{ numRuns: 25 }

@@ -30,124 +30,21 @@ import {
 	type ShareOption,
 	type ShareState
 } from '$lib/verify';
-
-const RUNS = { numRuns: 300 };
-
-/** Runs a parser: its value, or the MacInputError it threw; any other exception fails the property. */
-function outcome<T>(run: () => T): { ok: true; value: T } | { ok: false; error: MacInputError } {
-	try {
-		return { ok: true, value: run() };
-	} catch (error) {
-		if (!(error instanceof MacInputError)) throw error;
-		expect(error.message).not.toBe('');
-		return { ok: false, error };
-	}
-}
+import {
+	RUNS,
+	headerParams,
+	hostile,
+	huge,
+	mostly,
+	mutated,
+	objectText,
+	outcome,
+	quickly,
+	utf16Unit
+} from './property-arbitraries';
 
 // ---- Generators ----------------------------------------------------------------------------------
 
-const NASTY = [
-	'"',
-	"'",
-	'\\',
-	'^',
-	'$',
-	'`',
-	'#',
-	',',
-	'=',
-	';',
-	':',
-	' ',
-	'\t',
-	'\n',
-	'\r',
-	'\r\n',
-	'\u0000',
-	'\u001b',
-	'\u007f',
-	'\u00a0',
-	'\u2028',
-	'\ufeff',
-	'\ud800',
-	'\udc00',
-	'😀',
-	'é',
-	'“',
-	'”',
-	'{',
-	'}',
-	'[',
-	']',
-	'<',
-	'>',
-	'%',
-	'?',
-	'&',
-	'|',
-	'/',
-	'@',
-	'__proto__'
-];
-const utf16Unit = fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code));
-const hostile = fc.oneof(
-	fc.string({ unit: 'binary', maxLength: 80 }),
-	fc.string({ unit: utf16Unit, maxLength: 80 }),
-	fc.string({ unit: fc.constantFrom(...NASTY), maxLength: 30 }),
-	fc.string({ unit: 'grapheme', maxLength: 40 })
-);
-
-function mostly<T>(usual: fc.Arbitrary<T>, rare: fc.Arbitrary<T>): fc.Arbitrary<T> {
-	return fc.oneof({ arbitrary: usual, weight: 12 }, { arbitrary: rare, weight: 1 });
-}
-
-/** Text from a grammar, then damaged: pieces inserted, cut, doubled or truncated, a quote swapped. */
-function mutated(base: fc.Arbitrary<string>): fc.Arbitrary<string> {
-	const edit = fc.tuple(
-		fc.constantFrom('insert', 'delete', 'duplicate', 'truncate', 'swap-quote'),
-		fc.nat(),
-		fc.nat({ max: 12 }),
-		fc.oneof(fc.constantFrom(...NASTY), hostile)
-	);
-	return fc.tuple(base, fc.array(edit, { minLength: 1, maxLength: 4 })).map(([text, edits]) =>
-		edits.reduce((current, [kind, at, length, piece]) => {
-			const index = current.length === 0 ? 0 : at % (current.length + 1);
-			switch (kind) {
-				case 'insert':
-					return current.slice(0, index) + piece + current.slice(index);
-				case 'delete':
-					return current.slice(0, index) + current.slice(index + length);
-				case 'duplicate':
-					return current.slice(0, index + length) + current.slice(index);
-				case 'truncate':
-					return current.slice(0, index);
-				default:
-					return current.replace(/["']/, (quote) => (quote === '"' ? "'" : '"'));
-			}
-		}, text)
-	);
-}
-
-const headerChar = fc
-	.integer({ min: 0x20, max: 0x7e })
-	.filter((code) => code !== 0x22 && code !== 0x5c)
-	.map((code) => String.fromCharCode(code));
-const headerValue = fc.oneof(
-	{ weight: 4, arbitrary: fc.string({ unit: headerChar, minLength: 1, maxLength: 30 }) },
-	// Printable ASCII that shells and the header grammar treat specially, so their edges come up.
-	{
-		weight: 1,
-		arbitrary: fc.string({
-			unit: fc.constantFrom(' ', '^', "'", ',', '=', '$', '#', 'a', '`', '%', '!'),
-			minLength: 1,
-			maxLength: 8
-		})
-	}
-);
-const headerParams: fc.Arbitrary<MacHeaderParams> = fc.record(
-	{ id: headerValue, ts: headerValue, nonce: headerValue, mac: headerValue, ext: headerValue },
-	{ requiredKeys: ['id', 'ts', 'nonce', 'mac'] }
-);
 /** The params as parseAuthorization gives them back: an empty ext is not written. */
 function written(params: MacHeaderParams): MacHeaderParams {
 	const { ext, ...rest } = params;
@@ -645,11 +542,6 @@ function base64url(text: string): string {
 	return Buffer.from(text, 'utf8').toString('base64url');
 }
 
-/** Object text whose keys may repeat or be __proto__ (JSON.stringify cannot write those). */
-function objectText(entries: [string, string][]): string {
-	return `{${entries.map(([key, value]) => `${JSON.stringify(key)}:${value}`).join(',')}}`;
-}
-
 const jsonText = fc.oneof(
 	fc.jsonValue({ maxDepth: 3 }).map((value) => JSON.stringify(value)),
 	fc.string({ unit: utf16Unit, maxLength: 30 }).map((value) => JSON.stringify(value)),
@@ -976,28 +868,6 @@ describe('diagnose (property)', () => {
 
 // ---- Huge input ----------------------------------------------------------------------------------
 
-/** 50 to 250 kB: a grammar fragment repeated, after a start that parses, with an end that may not. */
-function huge(starts: string[], fragments: string[]): fc.Arbitrary<string> {
-	return fc
-		.tuple(
-			fc.constantFrom(...starts),
-			fc.array(fc.constantFrom(...fragments), { minLength: 1, maxLength: 3 }),
-			fc.integer({ min: 50_000, max: 250_000 }),
-			fc.constantFrom('', '"', "'", '^', '\\', '\n', 'x')
-		)
-		.map(([start, pieces, size, end]) => {
-			const unit = pieces.join('');
-			return start + unit.repeat(Math.ceil(size / unit.length)) + end;
-		});
-}
-
-/** Runs a parser on huge input: a result or a MacInputError, in under two seconds (quadratic work on this much text takes far longer). */
-function quickly(run: () => unknown): void {
-	const started = performance.now();
-	outcome(run);
-	expect(performance.now() - started).toBeLessThan(2000);
-}
-
 describe('huge input (property)', () => {
 	it('shellWords, parseCurlCommand, parseRawRequest and detectKind answer quickly on 50-250 kB', () => {
 		fc.assert(
@@ -1064,16 +934,18 @@ describe('huge input (property)', () => {
 	// at the end, so a paste of many line breaks followed by other text takes quadratic time:
 	// diffBaseString('a\n', '\n'.repeat(40_000) + 'x') takes about 1.3 s in Node, 100 000 about 5 s,
 	// and the /verify page diffs the pasted base string on every change (desk.svelte.ts).
-	it('fixed, stays fixed: diffBaseString: 20 000 line breaks then "x" take quadratic time', () => {
-		const pasted = `${'\n'.repeat(20_000)}x`;
+	// Hang guards, not speed goals: quadratic work on 200 000 line breaks takes tens of seconds,
+	// linear work milliseconds, so the generous limit only trips when the page would freeze.
+	it('diffBaseString does not hang on 200 000 line breaks then "x" (was quadratic)', () => {
+		const pasted = `${'\n'.repeat(200_000)}x`;
 		const started = performance.now();
-		diffBaseString('a\n', pasted);
-		expect(performance.now() - started).toBeLessThan(50);
+		expect(diffBaseString('a\n', pasted).same).toBe(false);
+		expect(performance.now() - started).toBeLessThan(2000);
 	});
 
-	it('fixed, stays fixed: unescapeBaseString: 20 000 line breaks then "x" take quadratic time', () => {
+	it('unescapeBaseString does not hang on 200 000 line breaks then "x" (was quadratic)', () => {
 		const started = performance.now();
-		unescapeBaseString(`${'\n'.repeat(20_000)}x`);
-		expect(performance.now() - started).toBeLessThan(50);
+		expect(unescapeBaseString(`${'\n'.repeat(200_000)}x`)).toMatch(/x$/);
+		expect(performance.now() - started).toBeLessThan(2000);
 	});
 });

@@ -110,4 +110,20 @@ describe('share state', () => {
 		expect(decoded).toEqual({ signedRequest: 'x', url: '', baseString: '', options: { ok: 1 } });
 		expect(({} as Record<string, unknown>).polluted).toBeUndefined();
 	});
+
+	it('leaves no trace of a mac_key that a placeholder and its neighbours could spell again', () => {
+		for (const macKey of ['mac_key>x', 'ac_k', '<secret>…', 'secret>']) {
+			const fragment = encodeShareState(
+				{
+					signedRequest: `MAC id="k" ${macKey}x`,
+					url: `https://h/p?q=${macKey}xx`,
+					baseString: macKey,
+					options: {}
+				},
+				{ macKey }
+			);
+			const decoded = decodeShareState(fragment);
+			expect(JSON.stringify(decoded)).not.toContain(macKey);
+		}
+	});
 });

@@ -19,7 +19,7 @@ export interface ShareEncodeOptions {
 }
 
 export const KID_PLACEHOLDER = '<kid>';
-// The first of these that does not itself contain the key stands in for it.
+// The first of these that leaves no trace of the key stands in for it.
 const MAC_KEY_PLACEHOLDERS = ['<mac_key>', '<secret>', '…'];
 const VERSION = 'v1.';
 // A fragment this long is no longer a link anyone shares; it also bounds the work on hostile input.
@@ -73,8 +73,19 @@ function withoutKid(text: string): { text: string; kid: string | null } {
 	return { text: rebuilt.ok ? `Authorization: ${rebuilt.value}` : '', kid };
 }
 
-function keyPlaceholder(macKey: string): string {
-	return MAC_KEY_PLACEHOLDERS.find((placeholder) => !placeholder.includes(macKey)) ?? '';
+/**
+ * The text with every occurrence of the mac_key replaced. A placeholder next to the text around it
+ * can spell the key again (key "mac_key>x" before an "x"), so the result is checked, and as a last
+ * resort the key is cut out until none is left.
+ */
+function withoutKey(text: string, macKey: string): string {
+	for (const placeholder of MAC_KEY_PLACEHOLDERS) {
+		const replaced = text.split(macKey).join(placeholder);
+		if (!replaced.includes(macKey)) return replaced;
+	}
+	let cut = text;
+	while (cut.includes(macKey)) cut = cut.split(macKey).join('');
+	return cut;
 }
 
 function replaceAll(text: string, find: string | null | undefined, by: string, minimum: number) {
@@ -91,7 +102,7 @@ export function encodeShareState(state: ShareState, options: ShareEncodeOptions 
 		: withoutKid(state.signedRequest);
 	const scrub = (text: string) =>
 		replaceAll(
-			replaceAll(text, options.macKey, keyPlaceholder(options.macKey ?? ''), 4),
+			options.macKey && options.macKey.length >= 4 ? withoutKey(text, options.macKey) : text,
 			kid,
 			KID_PLACEHOLDER,
 			8
