@@ -8,6 +8,18 @@ const OVERSEAS_BASE_URL = process.env.PUBLIC_OVERSEAS_BASE_URL || 'https://open.
 
 export default defineConfig({
 	plugins: [sveltekit()],
+	build: {
+		rolldownOptions: {
+			output: {
+				codeSplitting: {
+					// Svelte's runtime and Kit's client (all the packages the browser gets) in one file rather
+					// than split by which pages import which part: every page needs nearly all of it, and one
+					// file compresses better than several (about 0.8 kB less gzip on the playground).
+					groups: [{ name: 'framework', test: /[\\/]node_modules[\\/]/ }]
+				}
+			}
+		}
+	},
 	define: {
 		// Baked in at build time: a static site has no server to ask at run time.
 		__DOMESTIC_BASE_URL__: JSON.stringify(DOMESTIC_BASE_URL),
