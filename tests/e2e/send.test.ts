@@ -126,13 +126,13 @@ test('forbidden: a basic_info-only token asking for the profile, and the page wi
 	page
 }) => {
 	await page.getByRole('button', { name: 'Demo account with basic_info only' }).click();
-	await page.getByLabel('Operation').selectOption('profile');
+	await page.getByRole('radio', { name: 'Detailed profile (§4.2)' }).check();
 	await send(page).click();
 	await expect(page.getByTestId('response-status')).toHaveText('403 Forbidden');
 	await expect(explainer(page, 'forbidden')).toContainText('do not resubmit the request');
 	await expect(send(page)).toBeDisabled();
 	await expect(page.getByText(/spec §7 says not to send it again/)).toBeVisible();
-	await page.getByLabel('Operation').selectOption('auto');
+	await page.getByRole('radio', { name: /^By the scopes/ }).check();
 	await expect(send(page)).toBeEnabled();
 });
 
