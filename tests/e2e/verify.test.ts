@@ -151,3 +151,24 @@ test('the errors page lists all seven codes and explains a pasted body', async (
 	await page.getByLabel('Response body').fill('{"error":"teapot"}');
 	await expect(page.getByText('"teapot" is not one of the seven error codes')).toBeVisible();
 });
+
+test("an example fills the desk, and the agent's own case comes back", async ({ page }) => {
+	await page.getByRole('textbox', { name: 'Signed request' }).fill(`Authorization: ${correct}`);
+	await page.getByRole('textbox', { name: 'mac_key' }).fill(KEY);
+	const examples = page.getByRole('group', { name: 'Try an example:' });
+	await examples.getByRole('button', { name: 'Query string not signed (curl)' }).click();
+	await expect(verdict(page)).toContainText('Mismatch');
+	const first = page.getByRole('list', { name: 'Diagnosis' }).getByRole('listitem').first();
+	await expect(first).toContainText('Signed the path without its query string');
+
+	await examples.getByRole('button', { name: /^Host signed with its port/ }).click();
+	await expect(first).toContainText('Signed the host with its port (open.tapapis.com:443)');
+	await expect(page.getByText('First difference on line 5.')).toBeVisible();
+
+	await page.getByRole('button', { name: 'Put back what you had' }).click();
+	await expect(page.getByRole('textbox', { name: 'Signed request' })).toHaveValue(
+		`Authorization: ${correct}`
+	);
+	await expect(page.getByRole('textbox', { name: 'mac_key' })).toHaveValue(KEY);
+	await expect(page.getByRole('button', { name: 'Put back what you had' })).toHaveCount(0);
+});

@@ -4,6 +4,7 @@ import { LiveClock } from '$lib/ui/live-clock.svelte';
 import { clockCheck } from './clock-check';
 import { diffBaseString, unescapeBaseString } from './base-string-diff';
 import { diagnose, type Diagnosis } from './diagnose';
+import type { VerifyExample } from './examples';
 import { parseSignedRequest } from './parse-signed-request';
 import { decodeShareState, encodeShareState } from './share-state';
 
@@ -12,6 +13,29 @@ const DEPLOYMENT_HOSTS = [__DOMESTIC_BASE_URL__, __OVERSEAS_BASE_URL__].flatMap(
 	const target = attempt(() => requestTarget(url));
 	return target.ok ? [target.value.host] : [];
 });
+
+/** What the agent typed or pasted: everything an example replaces. */
+interface DeskInputs {
+	signedRequest: string;
+	macKey: string;
+	customUrl: string | null;
+	customerBase: string;
+	unescapeCustomerBase: boolean;
+}
+
+function exampleInputs(example: VerifyExample): DeskInputs {
+	return {
+		signedRequest: example.signedRequest,
+		macKey: example.macKey,
+		customUrl: example.url ?? null,
+		customerBase: example.customerBase ?? '',
+		unescapeCustomerBase: false
+	};
+}
+
+function sameInputs(a: DeskInputs, b: DeskInputs): boolean {
+	return (Object.keys(a) as (keyof DeskInputs)[]).every((key) => a[key] === b[key]);
+}
 
 /**
  * The support desk's state: what the agent pasted and typed is state; the parse, the expected base
@@ -28,6 +52,18 @@ export class VerifyDesk {
 	unescapeCustomerBase = $state(false);
 	/** Show the kid in full in the report and the share link. */
 	revealKid = $state(false);
+
+	/** The example on the page, if one was loaded. */
+	example = $state<VerifyExample | null>(null);
+	/** The agent's own work that the example replaced, kept (in memory only) to put back. */
+	beforeExample = $state<DeskInputs | null>(null);
+
+	/** The example the inputs still hold, untouched; null once the agent edits them. */
+	readonly showingExample = $derived(
+		this.example !== null && sameInputs(this.#inputs, exampleInputs(this.example))
+			? this.example
+			: null
+	);
 
 	#clock = new LiveClock(1000);
 
@@ -98,6 +134,50 @@ export class VerifyDesk {
 			},
 			{ includeKid: this.revealKid, macKey: this.macKey }
 		);
+	}
+
+	get #inputs(): DeskInputs {
+		return {
+			signedRequest: this.signedRequest,
+			macKey: this.macKey,
+			customUrl: this.customUrl,
+			customerBase: this.customerBase,
+			unescapeCustomerBase: this.unescapeCustomerBase
+		};
+	}
+
+	set #inputs(inputs: DeskInputs) {
+		this.signedRequest = inputs.signedRequest;
+		this.macKey = inputs.macKey;
+		this.customUrl = inputs.customUrl;
+		this.customerBase = inputs.customerBase;
+		this.unescapeCustomerBase = inputs.unescapeCustomerBase;
+	}
+
+	/**
+	 * Replaces the inputs with a worked example. What the agent had is kept to put back, unless it
+	 * was empty or an untouched example: an example never costs them a customer's case.
+	 */
+	loadExample(example: VerifyExample): void {
+		const current = this.#inputs;
+		const untouchedExample =
+			this.example !== null && sameInputs(current, exampleInputs(this.example));
+		const empty =
+			current.signedRequest === '' &&
+			current.macKey === '' &&
+			current.customUrl === null &&
+			current.customerBase === '';
+		if (!untouchedExample && !empty) this.beforeExample = current;
+		this.#inputs = exampleInputs(example);
+		this.example = example;
+	}
+
+	/** Puts back what the agent had before the first example replaced it. */
+	restoreBeforeExample(): void {
+		if (this.beforeExample === null) return;
+		this.#inputs = this.beforeExample;
+		this.beforeExample = null;
+		this.example = null;
 	}
 
 	/** Fills the page from a share link's fragment; false when it is not one. */
