@@ -79,6 +79,16 @@ const states: { name: string; path: string; act?: (page: Page) => Promise<void> 
 		}
 	},
 	{
+		name: "verify, an example over the agent's own case",
+		path: './verify',
+		act: async (page) => {
+			await page.getByRole('textbox', { name: 'mac_key' }).fill('their key');
+			await page.getByRole('button', { name: /^Two mistakes at once/ }).click();
+			await expect(page.getByRole('button', { name: 'Put back what you had' })).toBeVisible();
+			await expect(page.getByRole('list', { name: 'Diagnosis' })).toBeVisible();
+		}
+	},
+	{
 		name: 'errors, a body explained',
 		path: './errors',
 		act: async (page) => {
