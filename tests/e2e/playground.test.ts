@@ -58,6 +58,46 @@ test('typed values are signed exactly, with the overseas host and port 443', asy
 	await expect(header(page)).toHaveText(expected.replaceAll('",', '", '));
 });
 
+test('the signed request goes to the verify page with its key, and matches there', async ({
+	page
+}) => {
+	await page.getByRole('button', { name: 'Worked example of the draft (§1.1)' }).click();
+	await expect(header(page)).toHaveText(DRAFT_HEADER);
+	await page.getByRole('button', { name: 'Check it on the verify page' }).click();
+	await expect(page).toHaveURL(/\/verify$/);
+	await expect(page.getByRole('textbox', { name: 'Request URL' })).toHaveValue(
+		'http://example.com/resource/1?b=1&a=2'
+	);
+	await expect(page.getByRole('textbox', { name: 'mac_key' })).not.toHaveValue('');
+	await expect(page.getByRole('status').filter({ hasText: /Match/ })).toContainText('Match');
+	await expect(page.getByRole('status').filter({ hasText: /Match/ })).not.toContainText('Mismatch');
+});
+
+test('going to another page and back keeps everything typed, the answer and the verify desk', async ({
+	page
+}) => {
+	await page.getByLabel('kid', { exact: true }).fill('kid-typed-before-leaving');
+	await page.getByLabel('mac_key', { exact: true }).fill('key-typed-before-leaving');
+	await page.getByLabel('ts', { exact: true }).fill('1700000000');
+	await page.getByRole('button', { name: 'Send', exact: true }).click();
+	await expect(page.getByTestId('response-status')).toBeVisible();
+	const headerBefore = await header(page).textContent();
+
+	await page.getByRole('link', { name: 'Verify a signature' }).click();
+	await page.getByRole('textbox', { name: 'Signed request' }).fill('curl https://example.com/');
+	await page.getByRole('link', { name: 'Errors' }).click();
+	await page.getByRole('link', { name: 'Sign a request' }).click();
+
+	await expect(page.getByLabel('kid', { exact: true })).toHaveValue('kid-typed-before-leaving');
+	await expect(page.getByLabel('mac_key', { exact: true })).toHaveValue('key-typed-before-leaving');
+	await expect(header(page)).toHaveText(headerBefore ?? '');
+	await expect(page.getByTestId('response-status')).toBeVisible();
+	await page.getByRole('link', { name: 'Verify a signature' }).click();
+	await expect(page.getByRole('textbox', { name: 'Signed request' })).toHaveValue(
+		'curl https://example.com/'
+	);
+});
+
 test('a pasted SDK login result fills the credential and is signed', async ({ page }) => {
 	await page.getByText('Paste SDK login result', { exact: true }).first().click();
 	const result = {

@@ -68,6 +68,11 @@ test('the mac_key stays in memory: not in the URL, storage, cookies, requests, c
 	const pageText = await page.locator('body').innerText();
 	expect(pageText).not.toContain(KEY);
 
+	// Handed to the verify page in memory: the key comes along, the URL stays clean.
+	await page.getByRole('button', { name: 'Check it on the verify page' }).click();
+	await expect(page.getByRole('status').filter({ hasText: /Match/ })).toBeVisible();
+	expect(page.url()).not.toContain(KEY);
+
 	// The support desk: paste, key, report, share link.
 	await page.getByRole('link', { name: 'Verify a signature' }).click();
 	await page

@@ -37,47 +37,66 @@ describe('the verify page examples', () => {
 	});
 });
 
-describe('loading an example on the desk', () => {
+describe('loading an example or a hand-over on the desk', () => {
 	const [first, second] = VERIFY_EXAMPLES as [
 		(typeof VERIFY_EXAMPLES)[number],
 		(typeof VERIFY_EXAMPLES)[number]
 	];
+	const customerCase = 'Authorization: MAC id="customer",ts="1",nonce="n",mac="m"';
 
-	it("keeps the agent's own case and puts it back", () => {
+	function deskWithCustomerCase() {
 		const desk = new VerifyDesk();
-		desk.signedRequest = 'Authorization: MAC id="customer",ts="1",nonce="n",mac="m"';
+		desk.signedRequest = customerCase;
 		desk.macKey = 'their key';
 		desk.customUrl = 'https://open.tapapis.cn/account/profile/v1?client_id=x';
+		return desk;
+	}
+
+	it("keeps the agent's own case while they browse examples, and puts it back", () => {
+		const desk = deskWithCustomerCase();
 		desk.loadExample(first);
 		expect(desk.signedRequest).toBe(first.signedRequest);
 		expect(desk.macKey).toBe(first.macKey);
 		desk.loadExample(second);
-		desk.restoreBeforeExample();
-		expect(desk.signedRequest).toBe('Authorization: MAC id="customer",ts="1",nonce="n",mac="m"');
+		expect(desk.replaced).toHaveLength(1);
+		desk.putBack();
+		expect(desk.signedRequest).toBe(customerCase);
 		expect(desk.macKey).toBe('their key');
 		expect(desk.customUrl).toBe('https://open.tapapis.cn/account/profile/v1?client_id=x');
 		expect(desk.example).toBeNull();
-		expect(desk.beforeExample).toBeNull();
+		expect(desk.replaced).toHaveLength(0);
 	});
 
-	it('keeps edits made to an example, since those were typed too', () => {
-		const desk = new VerifyDesk();
+	it('keeps edits made to an example too, one step back at a time', () => {
+		const desk = deskWithCustomerCase();
 		desk.loadExample(first);
-		expect(desk.beforeExample).toBeNull();
 		expect(desk.showingExample).toBe(first);
 		desk.macKey = 'edited';
 		expect(desk.showingExample).toBeNull();
 		desk.loadExample(second);
-		desk.restoreBeforeExample();
+		desk.putBack();
 		expect(desk.signedRequest).toBe(first.signedRequest);
 		expect(desk.macKey).toBe('edited');
+		desk.putBack();
+		expect(desk.signedRequest).toBe(customerCase);
+		expect(desk.macKey).toBe('their key');
 	});
 
-	it('has nothing to put back when the page was empty', () => {
+	it('has nothing to put back when the desk was empty', () => {
 		const desk = new VerifyDesk();
 		desk.loadExample(first);
-		desk.restoreBeforeExample();
-		expect(desk.beforeExample).toBeNull();
+		expect(desk.replaced).toHaveLength(0);
+		desk.putBack();
 		expect(desk.signedRequest).toBe(first.signedRequest);
+	});
+
+	it('takes a request handed over from the signing page, keeping what was there', () => {
+		const desk = deskWithCustomerCase();
+		desk.receive({ signedRequest: "curl 'https://example.com/'", macKey: 'the signer key' });
+		expect(desk.signedRequest).toBe("curl 'https://example.com/'");
+		expect(desk.macKey).toBe('the signer key');
+		expect(desk.customUrl).toBeNull();
+		desk.putBack();
+		expect(desk.signedRequest).toBe(customerCase);
 	});
 });

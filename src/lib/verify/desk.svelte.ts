@@ -37,6 +37,15 @@ function sameInputs(a: DeskInputs, b: DeskInputs): boolean {
 	return (Object.keys(a) as (keyof DeskInputs)[]).every((key) => a[key] === b[key]);
 }
 
+function isEmpty(inputs: DeskInputs): boolean {
+	return (
+		inputs.signedRequest === '' &&
+		inputs.macKey === '' &&
+		inputs.customUrl === null &&
+		inputs.customerBase === ''
+	);
+}
+
 /**
  * The support desk's state: what the agent pasted and typed is state; the parse, the expected base
  * string, the verdict and the diagnosis are derived from it.
@@ -55,8 +64,11 @@ export class VerifyDesk {
 
 	/** The example on the page, if one was loaded. */
 	example = $state<VerifyExample | null>(null);
-	/** The agent's own work that the example replaced, kept (in memory only) to put back. */
-	beforeExample = $state<DeskInputs | null>(null);
+	/**
+	 * What examples and requests handed over from the signing page replaced, newest last: kept in
+	 * memory only, to put back one at a time.
+	 */
+	replaced = $state<DeskInputs[]>([]);
 
 	/** The example the inputs still hold, untouched; null once the agent edits them. */
 	readonly showingExample = $derived(
@@ -155,28 +167,34 @@ export class VerifyDesk {
 	}
 
 	/**
-	 * Replaces the inputs with a worked example. What the agent had is kept to put back, unless it
-	 * was empty or an untouched example: an example never costs them a customer's case.
+	 * Puts `next` in place of the inputs, keeping what was there unless it was empty or an untouched
+	 * example: loading something never costs the agent a customer's case, or their edits.
 	 */
-	loadExample(example: VerifyExample): void {
+	#replace(next: DeskInputs, example: VerifyExample | null): void {
 		const current = this.#inputs;
-		const untouchedExample =
-			this.example !== null && sameInputs(current, exampleInputs(this.example));
-		const empty =
-			current.signedRequest === '' &&
-			current.macKey === '' &&
-			current.customUrl === null &&
-			current.customerBase === '';
-		if (!untouchedExample && !empty) this.beforeExample = current;
-		this.#inputs = exampleInputs(example);
+		if (!isEmpty(current) && this.showingExample === null && !sameInputs(current, next))
+			this.replaced.push(current);
+		this.#inputs = next;
 		this.example = example;
 	}
 
-	/** Puts back what the agent had before the first example replaced it. */
-	restoreBeforeExample(): void {
-		if (this.beforeExample === null) return;
-		this.#inputs = this.beforeExample;
-		this.beforeExample = null;
+	loadExample(example: VerifyExample): void {
+		this.#replace(exampleInputs(example), example);
+	}
+
+	/** A request signed on the signing page, with its mac_key, handed over in this tab's memory. */
+	receive(handed: { signedRequest: string; macKey: string }): void {
+		this.#replace(
+			{ ...handed, customUrl: null, customerBase: '', unescapeCustomerBase: false },
+			null
+		);
+	}
+
+	/** Puts back what the last example or hand-over replaced. */
+	putBack(): void {
+		const previous = this.replaced.pop();
+		if (previous === undefined) return;
+		this.#inputs = previous;
 		this.example = null;
 	}
 
