@@ -99,4 +99,17 @@ describe('loading an example or a hand-over on the desk', () => {
 		desk.putBack();
 		expect(desk.signedRequest).toBe(customerCase);
 	});
+
+	it('loads a share link once per tab, so coming back to the page keeps later edits', () => {
+		const sharer = deskWithCustomerCase();
+		const fragment = sharer.shareFragment();
+		const desk = new VerifyDesk();
+		desk.macKey = 'typed key';
+		expect(desk.loadFragment(`#${fragment}`)).toBe(true);
+		expect(desk.signedRequest).toContain('ts="1"');
+		expect(desk.macKey).toBe('typed key');
+		desk.signedRequest = 'edited after opening the link';
+		desk.loadFragment(`#${fragment}`);
+		expect(desk.signedRequest).toBe('edited after opening the link');
+	});
 });

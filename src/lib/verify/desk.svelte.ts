@@ -198,14 +198,28 @@ export class VerifyDesk {
 		this.example = null;
 	}
 
-	/** Fills the page from a share link's fragment; false when it is not one. */
+	#loadedFragment: string | null = null;
+
+	/**
+	 * Fills the page from a share link's fragment; false when it is not one. A fragment already
+	 * loaded in this tab is not loaded again (coming back to the page must not undo edits), and
+	 * what it replaces is kept to put back. The mac_key typed stays: a link never carries one.
+	 */
 	loadFragment(fragment: string): boolean {
 		const state = decodeShareState(fragment.replace(/^#/, ''));
 		if (!state) return false;
-		this.signedRequest = state.signedRequest;
-		this.customUrl = state.url === '' ? null : state.url;
-		this.customerBase = state.baseString;
-		this.unescapeCustomerBase = state.options.unescape === true;
+		if (fragment === this.#loadedFragment) return true;
+		this.#loadedFragment = fragment;
+		this.#replace(
+			{
+				signedRequest: state.signedRequest,
+				macKey: this.macKey,
+				customUrl: state.url === '' ? null : state.url,
+				customerBase: state.baseString,
+				unescapeCustomerBase: state.options.unescape === true
+			},
+			null
+		);
 		return true;
 	}
 }
