@@ -1,5 +1,5 @@
 // Property tests of the /verify page's readers (issue 6, item 4): shell words, curl commands, raw
-// requests, the signed-request detector, share links, the base string diff and the diagnosis. Any
+// requests, HAR files, fetch calls, the signed-request detector, share links, the base string diff and the diagnosis. Any
 // paste gives a result or a MacInputError, never another exception, and what the app writes (a
 // curl command, a share link) reads back to what was written.
 import { createHmac } from 'node:crypto';
@@ -23,6 +23,8 @@ import {
 	diffBaseString,
 	encodeShareState,
 	parseCurlCommand,
+	parseFetch,
+	parseHar,
 	parseRawRequest,
 	parseSignedRequest,
 	shellWords,
@@ -35,6 +37,7 @@ import {
 	headerParams,
 	hostile,
 	huge,
+	jsonValueText,
 	mostly,
 	mutated,
 	objectText,
@@ -240,6 +243,270 @@ const rawText = fc
 		return body === null ? head : `${head}${eol}${eol}${body}`;
 	});
 
+/** A HAR entry as Chrome saves it over HTTP/2: pseudo-headers first, then the request's own. */
+function harEntryOf(url: string, authorization: string | null, name = 'authorization') {
+	const headers = [
+		{ name: ':authority', value: new URL(url).host },
+		{ name: ':method', value: 'GET' },
+		{ name: ':path', value: requestTarget(url).uri },
+		{ name: ':scheme', value: new URL(url).protocol.slice(0, -1) },
+		{ name: 'accept', value: '*/*' }
+	];
+	if (authorization !== null) headers.push({ name, value: authorization });
+	return {
+		request: { method: 'GET', url, httpVersion: 'http/2.0', headers, cookies: [], bodySize: 0 },
+		response: { status: 200, headers: [], content: { text: '{"success":true}' } }
+	};
+}
+
+function harOf(entries: unknown[]) {
+	return { log: { version: '1.2', creator: { name: 'WebInspector' }, entries } };
+}
+
+/** The call as Chrome ("Copy as fetch", or its Node.js variant) or Firefox ("Copy as Fetch") writes it. */
+function fetchOf(url: string, authorization: string, style: 'chrome' | 'node' | 'firefox'): string {
+	if (style === 'firefox') {
+		const options = {
+			credentials: 'omit',
+			headers: { 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64)', Authorization: authorization },
+			referrer: 'https://game.example/',
+			method: 'GET',
+			mode: 'cors'
+		};
+		return `await fetch(${JSON.stringify(url)}, ${JSON.stringify(options, null, 4)});`;
+	}
+	const headers = { accept: '*/*', authorization };
+	const options =
+		style === 'node'
+			? { headers, body: null, method: 'GET' }
+			: { headers, referrer: 'https://game.example/', body: null, method: 'GET', mode: 'cors' };
+	return `fetch(${JSON.stringify(url)}, ${JSON.stringify(options, null, 2)});`;
+}
+
+/** True nine times in ten, and the other way round: a part usually there, a flaw now and then. */
+const often = fc.oneof(
+	{ weight: 9, arbitrary: fc.constant(true) },
+	{ weight: 1, arbitrary: fc.constant(false) }
+);
+const rarely = often.map((value) => !value);
+
+/** The list with an item put in at a chosen place, when there is one. */
+function withItem<T>(list: T[], item: T | null, at: number): T[] {
+	if (item === null) return list;
+	const index = at % (list.length + 1);
+	return [...list.slice(0, index), item, ...list.slice(index)];
+}
+
+/** An Authorization header under any spelling of its name, usually with a MAC value. */
+const authorizationPair: fc.Arbitrary<[string, string]> = fc.tuple(
+	fc.constantFrom('Authorization', 'authorization', 'AUTHORIZATION'),
+	mostly(anyHeader, fc.oneof(hostile, fc.constantFrom('Bearer abc', 'MAC', '')))
+);
+
+/** A HAR header as devtools writes it ({name, value}), or one of the wrong shape. */
+const harHeader: fc.Arbitrary<string> = fc.oneof(
+	{
+		weight: 5,
+		arbitrary: fc
+			.tuple(
+				fc.oneof(
+					fc.constantFrom(
+						'Authorization',
+						'authorization',
+						'AUTHORIZATION',
+						':path',
+						':authority',
+						'accept',
+						'__proto__',
+						''
+					),
+					hostile
+				),
+				fc.oneof(
+					anyHeader,
+					anyHeader.map((header) => `  ${header.replace(/^MAC/, 'mac')}`),
+					fc.constantFrom('Bearer abc', 'MAC', 'MACHINE', '/p?a=1', '*', '/a?b=%2D', '//h/p', ''),
+					hostile
+				)
+			)
+			.map(([name, value]) =>
+				objectText([
+					['name', JSON.stringify(name)],
+					['value', JSON.stringify(value)]
+				])
+			)
+	},
+	{
+		weight: 1,
+		arbitrary: fc
+			.array(fc.tuple(fc.constantFrom('name', 'value', '__proto__', 'comment'), jsonValueText), {
+				maxLength: 3
+			})
+			.map(objectText)
+	},
+	{ weight: 1, arbitrary: jsonValueText }
+);
+
+/** A HAR request: method, URL and headers, each now and then missing, of another type or hidden in __proto__. */
+const harRequest: fc.Arbitrary<string> = fc
+	.tuple(
+		fc.oneof(fc.constantFrom('"GET"', '"get"', '"POST"', '"OPTIONS"', '""'), jsonValueText),
+		fc.oneof(
+			fc.webUrl({ withQueryParameters: true }).map((url) => JSON.stringify(url)),
+			fc.constantFrom('"ftp://h/p"', '"/p"', '""', '"https://h"'),
+			hostile.map((text) => JSON.stringify(text)),
+			jsonValueText
+		),
+		fc.oneof(
+			{
+				weight: 5,
+				arbitrary: fc
+					.tuple(
+						fc.array(harHeader, { maxLength: 5 }),
+						fc.option(authorizationPair, { freq: 3 }),
+						fc.nat()
+					)
+					.map(([others, pair, at]) => {
+						const signed =
+							pair &&
+							objectText([
+								['name', JSON.stringify(pair[0])],
+								['value', JSON.stringify(pair[1])]
+							]);
+						return `[${withItem(others, signed, at).join(',')}]`;
+					})
+			},
+			// Headers of another type: a reader that iterates them blindly throws here.
+			{ weight: 1, arbitrary: jsonValueText }
+		),
+		fc.tuple(often, often, often, rarely, fc.boolean())
+	)
+	.map(([method, url, headers, present]) =>
+		objectText(
+			(['method', 'url', 'headers', '__proto__', 'cookies'] as const)
+				.filter((_, index) => present[index])
+				.map((key): [string, string] => [
+					key,
+					key === 'method'
+						? method
+						: key === 'url'
+							? url
+							: key === 'headers'
+								? headers
+								: key === '__proto__'
+									? objectText([['headers', headers]])
+									: '[]'
+				])
+		)
+	);
+
+const harEntry: fc.Arbitrary<string> = fc.oneof(
+	{
+		weight: 6,
+		arbitrary: harRequest.map((request) =>
+			objectText([
+				['request', request],
+				['response', '{"status":401,"headers":[],"content":{"text":"{}"}}']
+			])
+		)
+	},
+	{
+		weight: 1,
+		arbitrary: harRequest.map((request) => objectText([['__proto__', `{"request":${request}}`]]))
+	},
+	{ weight: 1, arbitrary: jsonValueText }
+);
+
+/** A HAR file, pretty-printed as devtools saves it or not, and JSON with "log" that is no HAR. */
+const harText: fc.Arbitrary<string> = fc
+	.tuple(
+		fc.oneof(
+			{
+				weight: 8,
+				arbitrary: fc
+					.array(harEntry, { maxLength: 5 })
+					.map((entries) => `{"log":{"version":"1.2","entries":[${entries.join(',')}]}}`)
+			},
+			{ weight: 1, arbitrary: jsonValueText.map((log) => objectText([['log', log]])) },
+			{
+				weight: 1,
+				arbitrary: fc
+					.array(harEntry, { maxLength: 3 })
+					.map((entries) => `{"log":{"__proto__":{"entries":[${entries.join(',')}]}}}`)
+			}
+		),
+		fc.boolean(),
+		fc.constantFrom('', '\ufeff', '\n  ')
+	)
+	.map(([text, pretty, lead]) => {
+		if (!pretty) return lead + text;
+		try {
+			return lead + JSON.stringify(JSON.parse(text), null, 2);
+		} catch {
+			return lead + text;
+		}
+	});
+
+/** fetch headers as devtools writes them (names to strings), or a value of another type. */
+const fetchHeaders: fc.Arbitrary<string> = mostly(
+	fc
+		.tuple(
+			fc.array(
+				fc.tuple(
+					fc.oneof(fc.constantFrom('accept', 'User-Agent', '__proto__', 'authorization'), hostile),
+					fc.oneof(
+						anyHeader,
+						fc.constantFrom('*/*', 'Mozilla/5.0 (X11; Linux x86_64)', 'Bearer abc', '}) ] {'),
+						hostile
+					)
+				),
+				{ maxLength: 4 }
+			),
+			fc.option(authorizationPair, { freq: 10 }),
+			fc.nat()
+		)
+		.map(([others, pair, at]) =>
+			objectText(withItem(others, pair, at).map(([name, value]) => [name, JSON.stringify(value)]))
+		),
+	jsonValueText
+);
+
+const fetchOptions: fc.Arbitrary<string> = fc
+	.tuple(
+		fc.option(fetchHeaders, { freq: 12 }),
+		fc.option(mostly(fc.constantFrom('"GET"', '"get"', '"POST"', '"patch"'), jsonValueText)),
+		fc.option(jsonValueText),
+		rarely
+	)
+	.map(([headers, method, body, hidden]) => {
+		const entries: [string, string][] = [];
+		if (headers !== null) entries.push(['headers', headers]);
+		if (method !== null) entries.push(['method', method]);
+		if (body !== null) entries.push(['body', body]);
+		return hidden ? objectText([['__proto__', objectText(entries)]]) : objectText(entries);
+	});
+
+/** A fetch call as "Copy as fetch" writes it, with the variations a paste picks up. */
+const fetchText: fc.Arbitrary<string> = fc
+	.tuple(
+		fc.constantFrom('', 'await ', '  await\n', '\ufeff'),
+		fc.constantFrom('fetch(', 'fetch (', 'fetch(\n  '),
+		fc.oneof(fc.webUrl({ withQueryParameters: true }), hostile).map((url) => JSON.stringify(url)),
+		fc.option(fetchOptions, { freq: 12 }),
+		fc.constantFrom(
+			')',
+			');',
+			');\n',
+			' ,)',
+			')\n\nfetch("https://h/");',
+			').then((r) => r.json());'
+		)
+	)
+	.map(
+		([lead, call, url, options, end]) =>
+			`${lead}${call}${url}${options === null ? '' : `, ${options}`}${end}`
+	);
+
 const signedRequestText = fc.oneof(
 	hostile,
 	anyHeader,
@@ -248,7 +515,11 @@ const signedRequestText = fc.oneof(
 	curlText,
 	mutated(curlText),
 	rawText,
-	mutated(rawText)
+	mutated(rawText),
+	harText,
+	mutated(harText),
+	fetchText,
+	mutated(fetchText)
 );
 
 // ---- shellWords ----------------------------------------------------------------------------------
@@ -418,6 +689,72 @@ describe('parseRawRequest (property)', () => {
 	});
 });
 
+// ---- parseHar ------------------------------------------------------------------------------------
+
+describe('parseHar (property)', () => {
+	it('gives the first MAC-signed request or a MacInputError for any JSON, HAR-shaped or not', () => {
+		fc.assert(
+			fc.property(
+				fc.oneof(
+					{ weight: 4, arbitrary: harText },
+					{ weight: 1, arbitrary: mutated(harText) },
+					{ weight: 1, arbitrary: jsonValueText },
+					{ weight: 1, arbitrary: hostile }
+				),
+				(text) => {
+					const result = outcome(() => parseHar(text));
+					if (!result.ok) {
+						expect(result.error.field).toBe(SIGNED_REQUEST_FIELD);
+						return;
+					}
+					const request = result.value;
+					if (request.url !== undefined) expect(typeof request.url).toBe('string');
+					expect(request.method).not.toBe('');
+					for (const header of request.headers) {
+						expect(typeof header.name).toBe('string');
+						expect(typeof header.value).toBe('string');
+					}
+					// It was chosen for its MAC header, so that header is among those given back.
+					expect(
+						request.headers.some(
+							(header) =>
+								header.name.toLowerCase() === 'authorization' &&
+								/^mac(?:\s|$)/i.test(header.value.trim())
+						)
+					).toBe(true);
+					expect(request.understood.length).toBeGreaterThan(0);
+				}
+			),
+			RUNS
+		);
+	});
+});
+
+// ---- parseFetch ----------------------------------------------------------------------------------
+
+describe('parseFetch (property)', () => {
+	it('gives the URL, method and headers of a fetch call or a MacInputError for any paste', () => {
+		fc.assert(
+			fc.property(fc.oneof(fetchText, fetchText, mutated(fetchText), hostile), (text) => {
+				const result = outcome(() => parseFetch(text));
+				if (!result.ok) {
+					expect(result.error.field).toBe(SIGNED_REQUEST_FIELD);
+					return;
+				}
+				const request = result.value;
+				expect(typeof request.url).toBe('string');
+				expect(request.method).not.toBe('');
+				for (const header of request.headers) {
+					expect(typeof header.name).toBe('string');
+					expect(typeof header.value).toBe('string');
+				}
+				expect(request.understood[0]).toBe('URL from the fetch call.');
+			}),
+			RUNS
+		);
+	});
+});
+
 // ---- parseSignedRequest / detectKind -------------------------------------------------------------
 
 describe('parseSignedRequest (property)', () => {
@@ -425,7 +762,7 @@ describe('parseSignedRequest (property)', () => {
 		fc.assert(
 			fc.property(signedRequestText, (text) => {
 				const kind = detectKind(text);
-				expect([null, 'header', 'curl', 'raw']).toContain(kind);
+				expect([null, 'header', 'curl', 'raw', 'har', 'fetch']).toContain(kind);
 				const result = outcome(() => parseSignedRequest(text));
 				if (!result.ok) {
 					// The header's own errors name the Authorization header; the others, the paste box.
@@ -503,10 +840,62 @@ describe('parseSignedRequest (property)', () => {
 		);
 	});
 
+	it('recovers the header, URL and method from a fetch call as Chrome or Firefox copies it', () => {
+		fc.assert(
+			fc.property(
+				fc.oneof(realisticParams, headerParams),
+				fc.boolean(),
+				fc.webUrl({ withQueryParameters: true, withFragments: false }),
+				fc.constantFrom('chrome', 'node', 'firefox') as fc.Arbitrary<'chrome' | 'node' | 'firefox'>,
+				(params, space, url, style) => {
+					const request = parseSignedRequest(
+						fetchOf(url, authorizationHeader(params, { space }), style)
+					);
+					expect(request.kind).toBe('fetch');
+					expect(request.authorization).toEqual(written(params));
+					expect(request.url).toBe(url);
+					expect(request.method).toBe('GET');
+					expect(request.missing).toEqual(['mac_key']);
+				}
+			),
+			RUNS
+		);
+	});
+
+	it('recovers the first MAC-signed request of a HAR, and says how many there are', () => {
+		fc.assert(
+			fc.property(
+				fc.array(fc.oneof(realisticParams, headerParams), { minLength: 1, maxLength: 3 }),
+				fc.webUrl({ withQueryParameters: true, withFragments: false }),
+				fc.array(fc.constantFrom(null, 'Bearer abc', 'Basic dTpw'), { maxLength: 3 }),
+				fc.constantFrom('Authorization', 'authorization', 'AUTHORIZATION'),
+				(signed, url, others, name) => {
+					const entries = [
+						...others.map((value) => harEntryOf(url, value)),
+						...signed.map((params) => harEntryOf(url, authorizationHeader(params), name))
+					];
+					const request = parseSignedRequest(JSON.stringify(harOf(entries), null, 2));
+					expect(request.kind).toBe('har');
+					expect(request.authorization).toEqual(written(signed[0] as MacHeaderParams));
+					expect(request.url).toBe(url);
+					expect(request.method).toBe('GET');
+					expect(request.missing).toEqual(['mac_key']);
+					const counted = request.understood.find((line) => /MAC-signed requests \(of/.test(line));
+					expect(counted).toBe(
+						signed.length > 1
+							? `The HAR holds ${signed.length} MAC-signed requests (of ${entries.length}); the first is used. To check another, paste it alone, e.g. copied as cURL.`
+							: undefined
+					);
+				}
+			),
+			RUNS
+		);
+	});
+
 	it('refuses a huge paste quickly, with a MacInputError or a result', () => {
 		fc.assert(
 			fc.property(
-				fc.oneof(curlText, rawText, anyHeader, hostile),
+				fc.oneof(curlText, rawText, harText, fetchText, anyHeader, hostile),
 				fc.constantFrom(' -H a:b', '\nX-A: b', ',', "'", '"', '\\', ' ', '^\n', 'x'),
 				fc.integer({ min: 10_000, max: 120_000 }),
 				(text, filler, times) => {
@@ -720,7 +1109,7 @@ describe('share links (property)', () => {
 				realisticParams,
 				fc.oneof(curlText, fc.constant('')),
 				fc.webUrl(),
-				fc.constantFrom('header', 'curl', 'raw'),
+				fc.constantFrom('header', 'curl', 'raw', 'har', 'fetch'),
 				(params, extra, url, form) => {
 					const header = authorizationHeader(params);
 					const signedRequest =
@@ -728,7 +1117,11 @@ describe('share links (property)', () => {
 							? `Authorization: ${header}`
 							: form === 'curl'
 								? `${curlCommand(url, header)} ${extra.replace(/^\S*/, '')}`
-								: `GET ${requestTarget(url).uri} HTTP/1.1\nHost: ${new URL(url).host}\nAuthorization: ${header}\n`;
+								: form === 'har'
+									? JSON.stringify(harOf([harEntryOf(url, header)]), null, 2)
+									: form === 'fetch'
+										? fetchOf(url, header, 'chrome')
+										: `GET ${requestTarget(url).uri} HTTP/1.1\nHost: ${new URL(url).host}\nAuthorization: ${header}\n`;
 					const parsed = outcome(() => parseSignedRequest(signedRequest));
 					fc.pre(parsed.ok && parsed.value.authorization.id === params.id);
 					const state = {
@@ -907,6 +1300,44 @@ describe('huge input (property)', () => {
 					quickly(() => shellWords(text, 'cmd'));
 					quickly(() => parseCurlCommand(text));
 					quickly(() => parseRawRequest(text));
+					quickly(() => detectKind(text));
+				}
+			),
+			{ numRuns: 25 }
+		);
+	});
+
+	it('parseHar, parseFetch, parseSignedRequest and detectKind answer quickly on 50-250 kB of HAR- or fetch-like text', () => {
+		fc.assert(
+			fc.property(
+				huge(
+					[
+						'{"log":{"entries":[',
+						'{"log":{"entries":[{"request":{"headers":[',
+						'{"log":',
+						'fetch("https://h/", {"headers": {',
+						'await fetch("',
+						'fetch("https://h/", '
+					],
+					[
+						'{},',
+						'null,',
+						'{"name":"Authorization","value":"MAC id=\\"a\\""},',
+						'{"request":{"headers":[]}},',
+						'"a":"b",',
+						'[',
+						'{',
+						'"',
+						'\\"',
+						')',
+						' ',
+						'\n'
+					]
+				),
+				(text) => {
+					quickly(() => parseHar(text));
+					quickly(() => parseFetch(text));
+					quickly(() => parseSignedRequest(text));
 					quickly(() => detectKind(text));
 				}
 			),

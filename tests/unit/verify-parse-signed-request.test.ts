@@ -17,6 +17,16 @@ describe('detectKind', () => {
 		['GET /account/profile/v1 HTTP/1.1\nHost: h', 'raw'],
 		[`Authorization: ${header}\nHost: open.tapapis.cn`, 'raw'],
 		[':method: GET\n:path: /p', 'raw'],
+		['{"log":{"entries":[]}}', 'har'],
+		['\ufeff\n  {\n  "log": {\n    "version": "1.2",', 'har'],
+		['{"entries": []}', null],
+		['[{"log": 1}]', null],
+		[`fetch("${url}")`, 'fetch'],
+		[`fetch("${url}", {\n  "headers": {}\n});`, 'fetch'],
+		[`  await   fetch ("${url}")`, 'fetch'],
+		[`await fetch("${url}", {\n    "method": "GET"\n});`, 'fetch'],
+		[`fetcher("${url}")`, null],
+		[`window.fetch("${url}")`, null],
 		['hello world', null],
 		['', null]
 	])('%j is %s', (text, kind) => {
@@ -72,9 +82,14 @@ describe('parseSignedRequest', () => {
 	});
 
 	it.each([
-		['', /Paste the Authorization header/],
+		['', /Paste the Authorization header, .*the fetch call or the HAR file/],
 		['   \n ', /Paste the Authorization header/],
-		['hello world', /Could not tell what this is/],
+		['hello world', /Could not tell what this is: .*a fetch call .* or a HAR file\./],
+		['{"entries": []}', /It looks like JSON, but not a HAR file, which has a "log" object\./],
+		['{"log": {"entries": []}}', /The HAR holds no requests/],
+		['{"log": {"entries": [', /not valid JSON .*cut short/],
+		[`fetch("${url}")`, /The fetch call sends no Authorization header/],
+		[`fetch('${url}')`, /double-quoted string/],
 		['Authorization: Bearer abc', /"Bearer", not MAC/],
 		[`curl '${url}`, /single quote/],
 		[`curl '${url}' -H 'accept: */*'`, /sends no Authorization header/],
@@ -95,7 +110,16 @@ describe('parseSignedRequest', () => {
 			return seed / 2 ** 31;
 		};
 		const alphabet = `curlGETMAC:/?"'\\^$ \n\r\t=,#&%@-HX\u0000\u00ff\ud83d\udd11`;
-		const prefixes = ['', 'curl ', 'GET ', 'Authorization: MAC ', ':path: ', 'MAC id="'];
+		const prefixes = [
+			'',
+			'curl ',
+			'GET ',
+			'Authorization: MAC ',
+			':path: ',
+			'MAC id="',
+			'{"log":{"entries":[{"request":{"headers":[{"name":"Authorization","value":"MAC ',
+			'fetch("https://h/", {"headers": {"authorization": "MAC '
+		];
 		for (let round = 0; round < 400; round += 1) {
 			const length = Math.floor(random() * 80);
 			let text = prefixes[round % prefixes.length] ?? '';

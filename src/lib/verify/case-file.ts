@@ -31,6 +31,16 @@ export interface TestVector {
 	expected_mac: string;
 }
 
+// The kinds are identifiers; a ticket reader needs words. The first three already read as words,
+// and stay as they were so that earlier case files and their readers still agree.
+const PASTED_AS: Record<SignedRequestKind, string> = {
+	header: 'header',
+	curl: 'curl',
+	raw: 'raw',
+	har: 'HAR file',
+	fetch: 'fetch call'
+};
+
 /** First 4 and last 2 characters of a long kid, which is enough to tell two tokens apart. */
 export function maskKid(kid: string): string {
 	return kid.length >= 10 ? `${kid.slice(0, 4)}...${kid.slice(-2)}` : '<kid>';
@@ -110,7 +120,7 @@ export function caseFileMarkdown(input: CaseInput, options: CaseOptions = {}): s
 		`- Authorization${revealKid ? '' : ' (kid masked)'}: ${code(header(params))}`
 	];
 	if (input.source) {
-		out.push(`- Pasted as: ${input.source.kind}`);
+		out.push(`- Pasted as: ${PASTED_AS[input.source.kind]}`);
 		out.push(...input.source.understood.map((line) => `  - ${line}`));
 	}
 	out.push(

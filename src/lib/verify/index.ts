@@ -1,7 +1,15 @@
 // The /verify page's logic: plain TypeScript over the protocol core, so Node tests run it as is.
 export { SIGNED_REQUEST_FIELD, detectDialect, shellWords, type ShellDialect } from './shell-words';
-export { parseCurl, parseCurlCommand, type CurlRequest, type HeaderField } from './parse-curl';
+export {
+	parseCurl,
+	parseCurlCommand,
+	type CurlRequest,
+	type HeaderField,
+	type ParsedRequest
+} from './parse-curl';
 export { parseRawRequest, type RawRequest } from './parse-raw-request';
+export { parseHar } from './parse-har';
+export { FETCH_CALL, parseFetch } from './parse-fetch';
 export {
 	detectKind,
 	parseSignedRequest,

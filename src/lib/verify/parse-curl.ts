@@ -6,14 +6,17 @@ export interface HeaderField {
 	value: string;
 }
 
-export interface CurlRequest {
-	/** The URL curl requests, with a scheme; undefined when the command names none. */
+/** What a reader of a pasted request (curl, fetch, HAR) gives back for the signing inputs. */
+export interface ParsedRequest {
+	/** The URL requested, with a scheme; undefined when the paste names none. */
 	url: string | undefined;
 	method: string;
 	headers: HeaderField[];
-	/** Plain-English lines saying what was taken from the command and what was assumed. */
+	/** Plain-English lines saying what was taken from the paste and what was assumed. */
 	understood: string[];
 }
+
+export type CurlRequest = ParsedRequest;
 
 // curl's options that take an argument; everything else is a flag. Knowing them keeps an option's
 // argument (-o out.json, -A 'Mozilla …') from being taken for the URL.

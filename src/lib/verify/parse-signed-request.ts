@@ -5,17 +5,19 @@ import {
 	requestTarget,
 	type MacHeaderParams
 } from '$lib/mac';
-import { parseCurlCommand, type HeaderField } from './parse-curl';
-import { HEADER_LINE, REQUEST_LINE, parseRawRequest } from './parse-raw-request';
+import { parseCurlCommand, type HeaderField, type ParsedRequest } from './parse-curl';
+import { FETCH_CALL, parseFetch } from './parse-fetch';
+import { parseHar } from './parse-har';
+import { HEADER_LINE, REQUEST_LINE, parseRawRequest, type RawRequest } from './parse-raw-request';
 import { SIGNED_REQUEST_FIELD } from './shell-words';
 
-export type SignedRequestKind = 'header' | 'curl' | 'raw';
+export type SignedRequestKind = 'header' | 'curl' | 'raw' | 'har' | 'fetch';
 export type MissingInput = 'url' | 'mac_key';
 
 export interface SignedRequest {
 	kind: SignedRequestKind;
 	method?: string;
-	/** The full URL when the paste says it (a curl command, a raw request with Host). */
+	/** The full URL when the paste says it: curl, fetch, a HAR, a raw request with Host. */
 	url?: string;
 	authorization: MacHeaderParams;
 	/** Plain-English lines saying what was taken from the paste and what was assumed. */
@@ -27,13 +29,39 @@ export interface SignedRequest {
 // Far beyond any real request; keeps a pasted log file from freezing the page.
 const MAX_LENGTH = 200_000;
 
+type RequestKind = Exclude<SignedRequestKind, 'header'>;
+
+const READERS: Record<RequestKind, (text: string) => ParsedRequest | RawRequest> = {
+	curl: parseCurlCommand,
+	raw: parseRawRequest,
+	har: parseHar,
+	fetch: parseFetch
+};
+
+const NO_AUTHORIZATION: Record<RequestKind, string> = {
+	curl: 'The curl command sends no Authorization header (-H "Authorization: MAC …").',
+	raw: 'The request has no Authorization header line.',
+	har: 'The HAR’s request sends no Authorization header.',
+	fetch: 'The fetch call sends no Authorization header ("headers": {"Authorization": "MAC …"}).'
+};
+
+/**
+ * A HAR is JSON with a "log" object; checking for the word rather than parsing keeps detection
+ * cheap on every keystroke, and lets a HAR cut short be told so instead of "could not tell".
+ */
+function looksLikeHar(trimmed: string): boolean {
+	return trimmed.startsWith('{') && trimmed.includes('"log"');
+}
+
 function fail(message: string): never {
 	throw new MacInputError(SIGNED_REQUEST_FIELD, message);
 }
 
-/** Which of the three was pasted, or null when it is none of them. */
+/** Which of the five was pasted, or null when it is none of them. */
 export function detectKind(text: string): SignedRequestKind | null {
 	const trimmed = text.replace(/^[\s\ufeff]+/, '');
+	if (looksLikeHar(trimmed)) return 'har';
+	if (FETCH_CALL.test(trimmed)) return 'fetch';
 	if (/^(?:\$\s+)?(?:\S*[\\/])?curl(?:\.exe)?(?:\s|$)/i.test(trimmed)) return 'curl';
 	const lines = trimmed.split(/\r\n|\n|\r/).map((line) => line.trim());
 	const first = lines[0] ?? '';
@@ -48,8 +76,9 @@ export function detectKind(text: string): SignedRequestKind | null {
 }
 
 /**
- * Reads what a customer pasted (an Authorization header, a curl command or a raw HTTP request)
- * into the signing inputs it carries. Throws only MacInputError, whatever the input.
+ * Reads what a customer pasted (an Authorization header, a curl command, a raw HTTP request, a
+ * fetch call or a HAR file) into the signing inputs it carries. Throws only MacInputError,
+ * whatever the input.
  */
 export function parseSignedRequest(text: string): SignedRequest {
 	try {
@@ -62,9 +91,17 @@ export function parseSignedRequest(text: string): SignedRequest {
 
 function read(text: string): SignedRequest {
 	if (text.trim() === '') {
-		fail('Paste the Authorization header, the curl command or the raw HTTP request.');
+		fail(
+			'Paste the Authorization header, the curl command, the raw HTTP request, the fetch call or the HAR file.'
+		);
 	}
-	if (text.length > MAX_LENGTH) fail('The paste is too long to be one request.');
+	if (text.length > MAX_LENGTH) {
+		fail(
+			looksLikeHar(text.trimStart())
+				? `The HAR is too large to read here (${Math.ceil(text.length / 1000)} kB, at most ${MAX_LENGTH / 1000} kB): copy the signed request alone, as cURL or fetch, from the Network panel.`
+				: 'The paste is too long to be one request.'
+		);
+	}
 	const kind = detectKind(text);
 	if (kind === 'header') {
 		const authorization = parseAuthorization(text);
@@ -73,8 +110,8 @@ function read(text: string): SignedRequest {
 		understood.push('The header alone does not say the method or URL: give the URL.');
 		return { kind, authorization, understood, missing: ['url', 'mac_key'] };
 	}
-	if (kind === 'curl' || kind === 'raw') {
-		const request = kind === 'curl' ? parseCurlCommand(text) : parseRawRequest(text);
+	if (kind !== null) {
+		const request = READERS[kind](text);
 		const understood = [...request.understood];
 		const authorization = findAuthorization(request.headers, understood, kind);
 		const result: SignedRequest = {
@@ -101,17 +138,11 @@ function read(text: string): SignedRequest {
 function findAuthorization(
 	headers: HeaderField[],
 	understood: string[],
-	kind: 'curl' | 'raw'
+	kind: RequestKind
 ): MacHeaderParams {
 	const found = headers.filter((header) => header.name.toLowerCase() === 'authorization');
 	const [first] = found;
-	if (first === undefined) {
-		fail(
-			kind === 'curl'
-				? 'The curl command sends no Authorization header (-H "Authorization: MAC …").'
-				: 'The request has no Authorization header line.'
-		);
-	}
+	if (first === undefined) fail(NO_AUTHORIZATION[kind]);
 	if (found.length > 1) {
 		understood.push(
 			`${found.length} Authorization headers: the first is used, and a server may reject both.`
@@ -127,8 +158,10 @@ function unknownPasteMessage(text: string): string {
 		hints.push('It contains curly quotes (“ ”), which a chat or word processor put in.');
 	if (/^\s*(?:authorization\s*:\s*)?bearer\s/i.test(text))
 		hints.push('It is a Bearer header; this service signs with MAC.');
+	if (/^[\s\ufeff]*[{[]/.test(text))
+		hints.push('It looks like JSON, but not a HAR file, which has a "log" object.');
 	return [
-		'Could not tell what this is: paste an Authorization header (MAC id="…",…), a curl command, or a raw HTTP request (GET /path HTTP/1.1 with a Host line).',
+		'Could not tell what this is: paste an Authorization header (MAC id="…",…), a curl command, a raw HTTP request (GET /path HTTP/1.1 with a Host line), a fetch call (devtools’ "Copy as fetch") or a HAR file.',
 		...hints
 	].join(' ');
 }

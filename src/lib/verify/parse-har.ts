@@ -1,0 +1,154 @@
+import { MacInputError, attempt, requestTarget } from '$lib/mac';
+import type { HeaderField, ParsedRequest } from './parse-curl';
+import { SIGNED_REQUEST_FIELD } from './shell-words';
+
+function fail(message: string): never {
+	throw new MacInputError(SIGNED_REQUEST_FIELD, message);
+}
+
+type JsonObject = Record<string, unknown>;
+
+function isObject(value: unknown): value is JsonObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Own members only: a name a paste leaves out must not be found on Object.prototype instead. */
+function member(object: JsonObject, name: string): unknown {
+	return Object.prototype.hasOwnProperty.call(object, name) ? object[name] : undefined;
+}
+
+/** A value quoted for a message: short, so that a hostile HAR cannot flood the page. */
+function quoted(text: string, max = 80): string {
+	return JSON.stringify(text.length > max ? `${text.slice(0, max)}…` : text);
+}
+
+/** The well-formed `{name, value}` pairs of a HAR headers list; anything else is skipped. */
+function headersOf(request: JsonObject): HeaderField[] {
+	const list = member(request, 'headers');
+	if (!Array.isArray(list)) return [];
+	const headers: HeaderField[] = [];
+	for (const item of list) {
+		if (!isObject(item)) continue;
+		const name = member(item, 'name');
+		const value = member(item, 'value');
+		if (typeof name === 'string' && typeof value === 'string') headers.push({ name, value });
+	}
+	return headers;
+}
+
+const isAuthorization = (header: HeaderField) => header.name.toLowerCase() === 'authorization';
+const isMac = (header: HeaderField) => /^mac(?:\s|$)/i.test(header.value.trim());
+
+interface Signed {
+	request: JsonObject;
+	headers: HeaderField[];
+}
+
+/**
+ * Reads a HAR file (devtools' "Save all as HAR"): the first request signed with MAC, its method,
+ * URL and headers. Responses, cookies and bodies are not signed, so they are not read.
+ */
+export function parseHar(text: string): ParsedRequest {
+	let root: unknown;
+	try {
+		root = JSON.parse(text.trim());
+	} catch (error) {
+		const reason = error instanceof Error ? error.message.slice(0, 120) : 'not JSON';
+		fail(`This looks like a HAR file but is not valid JSON (${reason}): was it cut short?`);
+	}
+	const log = isObject(root) ? member(root, 'log') : undefined;
+	if (!isObject(log)) {
+		fail('This JSON is not a HAR file: a HAR has a "log" object with the requests in "entries".');
+	}
+	const entries = member(log, 'entries');
+	if (!Array.isArray(entries)) fail('The HAR has no "log.entries" list of requests.');
+	if (entries.length === 0) {
+		fail('The HAR holds no requests (log.entries is empty): record the call, then export again.');
+	}
+
+	let first: Signed | undefined;
+	let signedCount = 0;
+	let withAuthorization = 0;
+	const otherSchemes = new Set<string>();
+	for (const entry of entries) {
+		const request = isObject(entry) ? member(entry, 'request') : undefined;
+		if (!isObject(request)) continue;
+		const headers = headersOf(request);
+		const authorizations = headers.filter(isAuthorization);
+		if (authorizations.length === 0) continue;
+		withAuthorization += 1;
+		if (authorizations.some(isMac)) {
+			signedCount += 1;
+			first ??= { request, headers };
+		} else if (otherSchemes.size < 3) {
+			for (const { value } of authorizations) {
+				otherSchemes.add(value.trim().split(/\s/, 1)[0]?.slice(0, 20) || '(empty)');
+			}
+		}
+	}
+
+	const requests = `${entries.length} request${entries.length === 1 ? '' : 's'}`;
+	if (first === undefined) {
+		if (withAuthorization === 0) {
+			// Chrome 130 and later leave Authorization out of a HAR unless told to keep sensitive data.
+			fail(
+				`None of the HAR's ${requests} sends an Authorization header. Chrome leaves it out of a HAR ` +
+					'unless "Allow to generate HAR with sensitive data" is on in DevTools settings: turn it on ' +
+					'and export again, or copy the signed request alone as cURL or fetch.'
+			);
+		}
+		const schemes = [...otherSchemes].slice(0, 3).map((scheme) => quoted(scheme));
+		fail(
+			`None of the HAR's ${requests} is signed with MAC: its Authorization headers use ` +
+				`${schemes.join(', ')}, not MAC.`
+		);
+	}
+
+	const understood: string[] = [];
+	if (signedCount > 1) {
+		understood.push(
+			`The HAR holds ${signedCount} MAC-signed requests (of ${entries.length}); the first is used. ` +
+				'To check another, paste it alone, e.g. copied as cURL.'
+		);
+	} else if (entries.length > 1) {
+		understood.push(`The one MAC-signed request of the HAR's ${requests} is used.`);
+	}
+	const method = readMethod(first.request, understood);
+	const url = readUrl(first, understood);
+	return { url, method, headers: first.headers, understood };
+}
+
+function readMethod(request: JsonObject, understood: string[]): string {
+	const method = member(request, 'method');
+	if (typeof method === 'string' && method !== '') {
+		understood.push(`Method ${method.slice(0, 20)} from the HAR entry.`);
+		return method;
+	}
+	understood.push('The HAR entry names no method; GET assumed.');
+	return 'GET';
+}
+
+/**
+ * The entry's URL; over HTTP/2, devtools also records the `:path` sent. A HAR from a proxy or an
+ * exporter that re-encodes URLs can disagree with it, and the signature covers what was sent.
+ */
+function readUrl({ request, headers }: Signed, understood: string[]): string | undefined {
+	const url = member(request, 'url');
+	if (typeof url !== 'string' || url.trim() === '') {
+		understood.push('The HAR entry has no URL: give the URL.');
+		return undefined;
+	}
+	understood.push('URL from the HAR entry.');
+	const path = headers.find((header) => header.name === ':path')?.value;
+	const target = attempt(() => requestTarget(url));
+	if (path === undefined || !target.ok || path === target.value.uri) return url;
+	if (!path.startsWith('/')) {
+		understood.push(`The :path pseudo-header ${quoted(path)} is not a path, so it was not used.`);
+		return url;
+	}
+	understood.push(
+		`The URL says ${quoted(target.value.uri)} but the HTTP/2 :path pseudo-header says ${quoted(path)}: ` +
+			'the URL is built from :path, the bytes actually sent.'
+	);
+	return `${new URL(target.value.href).origin}${path}`;
+}
