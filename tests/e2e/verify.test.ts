@@ -172,3 +172,36 @@ test("an example fills the desk, and the agent's own case comes back", async ({ 
 	await expect(page.getByRole('textbox', { name: 'mac_key' })).toHaveValue(KEY);
 	await expect(page.getByRole('button', { name: 'Put back what you had' })).toHaveCount(0);
 });
+
+test('a HAR file from devtools: the signed entry is found, and the share link leaves its cookies out', async ({
+	page
+}) => {
+	const har = JSON.stringify({
+		log: {
+			version: '1.2',
+			entries: [
+				{ request: { method: 'GET', url: 'https://example.com/app.js', headers: [] } },
+				{
+					request: {
+						method: 'GET',
+						url: URL,
+						headers: [
+							{ name: 'cookie', value: 'session=customer-session-cookie' },
+							{ name: 'authorization', value: correct }
+						]
+					},
+					response: { status: 200, content: { text: '{"success":true}' } }
+				}
+			]
+		}
+	});
+	await page.getByRole('textbox', { name: 'Signed request' }).fill(har);
+	await page.getByRole('textbox', { name: 'mac_key' }).fill(KEY);
+	await expect(page.getByText('Read as a HAR file:')).toBeVisible();
+	await expect(page.getByRole('textbox', { name: 'Request URL' })).toHaveValue(URL);
+	await expect(verdict(page)).toContainText('Match');
+	const link = await page.getByRole('textbox', { name: 'Share link' }).inputValue();
+	const payload = Buffer.from(link.split('#v1.')[1] ?? '', 'base64url').toString('utf8');
+	expect(payload).toContain('Authorization: MAC');
+	expect(payload).not.toContain('customer-session-cookie');
+});

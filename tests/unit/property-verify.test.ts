@@ -27,6 +27,7 @@ import {
 	parseHar,
 	parseRawRequest,
 	parseSignedRequest,
+	requestForLink,
 	shellWords,
 	unescapeBaseString,
 	type ShareOption,
@@ -1049,8 +1050,37 @@ describe('share links (property)', () => {
 						([name]) => name !== '__proto__' && !SECRET.test(name)
 					)
 				);
-				expect(decodeShareState(fragment)).toEqual({ ...state, options });
-				expect(decodeShareState(`#${fragment}`)).toEqual({ ...state, options });
+				const shared = { ...state, signedRequest: requestForLink(state.signedRequest), options };
+				expect(decodeShareState(fragment)).toEqual(shared);
+				expect(decodeShareState(`#${fragment}`)).toEqual(shared);
+			}),
+			RUNS
+		);
+	});
+
+	it('a link keeps the signing inputs of any readable paste, and nothing but them', () => {
+		fc.assert(
+			fc.property(stateArb, ({ signedRequest }) => {
+				const original = parseSignedRequest.bind(null, signedRequest);
+				let before;
+				try {
+					before = original();
+				} catch {
+					expect(requestForLink(signedRequest)).toBe(signedRequest);
+					return;
+				}
+				const link = requestForLink(signedRequest);
+				const after = parseSignedRequest(link);
+				expect(after.authorization).toEqual(before.authorization);
+				const usable = before.url !== undefined && !before.missing.includes('url');
+				if (before.kind === 'header') {
+					expect(link).toBe(signedRequest);
+				} else if (usable) {
+					expect(after.url).toBe(before.url);
+					expect(after.method ?? 'GET').toBe(before.method ?? 'GET');
+				} else {
+					expect(after.kind).toBe('header');
+				}
 			}),
 			RUNS
 		);

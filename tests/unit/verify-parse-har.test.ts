@@ -350,12 +350,20 @@ describe('parseSignedRequest on a HAR', () => {
 		);
 	});
 
+	it('reads a HAR of a few megabytes, response bodies and all, as devtools saves it', () => {
+		const text = har([
+			chromeEntry(URL_CN, [{ name: 'Authorization', value: macHeader() }])
+		]).replace('"pages": []', `"pages": [${'"some page data",'.repeat(150_000)}"x"]`);
+		expect(text.length).toBeGreaterThan(2_000_000);
+		expect(parseSignedRequest(text).url).toBe(URL_CN);
+	});
+
 	it('says a HAR too large to read should be sent as the one request instead', () => {
 		const text = har([
 			chromeEntry(URL_CN, [{ name: 'Authorization', value: macHeader() }])
-		]).replace('"pages": []', `"pages": [${'"x",'.repeat(60_000)}"x"]`);
+		]).replace('"pages": []', `"pages": [${'"x",'.repeat(1_300_000)}"x"]`);
 		expect(() => parseSignedRequest(text)).toThrow(
-			/^The HAR is too large to read here \(\d+ kB, at most 200 kB\): copy the signed request alone, as cURL or fetch, from the Network panel\.$/
+			/^The HAR is too large to read here \(\d+ MB, at most 5 MB\): copy the signed request alone, as cURL or fetch, from the Network panel\.$/
 		);
 	});
 

@@ -27,8 +27,53 @@ describe('share state', () => {
 	it('round-trips the state with the kid when asked', () => {
 		const fragment = encodeShareState(state, { includeKid: true });
 		expect(fragment).toMatch(/^v1\.[A-Za-z0-9_-]+$/);
-		expect(decodeShareState(fragment)).toEqual(state);
-		expect(decodeShareState(`#${fragment}`)).toEqual(state);
+		const shared = {
+			...state,
+			signedRequest: `curl --globoff --path-as-is '${state.url}' -H 'Authorization: ${header}'`
+		};
+		expect(decodeShareState(fragment)).toEqual(shared);
+		expect(decodeShareState(`#${fragment}`)).toEqual(shared);
+	});
+
+	it("carries only the request's method, URL and Authorization header, not cookies or bodies", () => {
+		const withCookies = [
+			`curl -X DELETE 'https://open.tapapis.cn/account/profile/v1?client_id=abc123'`,
+			`-H 'Cookie: session=customer-session-cookie'`,
+			`-H 'Authorization: ${header}'`,
+			`--data 'password=hunter2'`
+		].join(' ');
+		const har = JSON.stringify({
+			log: {
+				entries: [
+					{
+						request: {
+							method: 'GET',
+							url: 'https://open.tapapis.cn/account/profile/v1?client_id=abc123',
+							headers: [
+								{ name: 'cookie', value: 'session=customer-session-cookie' },
+								{ name: 'authorization', value: header }
+							]
+						},
+						response: { content: { text: '{"data":{"password":"hunter2"}}' } }
+					}
+				]
+			}
+		});
+		for (const signedRequest of [withCookies, har]) {
+			const payload = decodedPayload(
+				encodeShareState({ ...state, signedRequest }, { includeKid: true })
+			);
+			expect(payload).not.toContain('customer-session-cookie');
+			expect(payload).not.toContain('hunter2');
+			const shared = parseSignedRequest(
+				decodeShareState(encodeShareState({ ...state, signedRequest }, { includeKid: true }))!
+					.signedRequest
+			);
+			const pasted = parseSignedRequest(signedRequest);
+			expect(shared.authorization).toEqual(pasted.authorization);
+			expect(shared.url).toBe(pasted.url);
+			expect(shared.method).toBe(pasted.method);
+		}
 	});
 
 	it('replaces the kid by default, and the link still parses', () => {

@@ -50,11 +50,11 @@ function shownParams(params: MacHeaderParams, revealKid: boolean): MacHeaderPara
 	return { ...params, id: revealKid ? params.id : maskKid(params.id) };
 }
 
-function header(params: MacHeaderParams): string {
+/** The header as text, even for values no header can carry (quoted as JSON shows them). */
+export function headerText(params: MacHeaderParams): string {
 	try {
 		return authorizationHeader(params);
 	} catch {
-		// A value no header can carry still belongs in the report, quoted as JSON shows it.
 		return `MAC ${Object.entries(params)
 			.map(([name, value]) => `${name}=${JSON.stringify(value)}`)
 			.join(',')}`;
@@ -80,7 +80,7 @@ export function testVector(input: CaseInput, options: CaseOptions = {}): TestVec
 	return {
 		request: { method: input.method.toUpperCase(), url: mask(input.url) },
 		base_string: mask(input.diagnosis.expectedBaseString),
-		header: header({ ...params, mac: input.diagnosis.expectedMac }),
+		header: headerText({ ...params, mac: input.diagnosis.expectedMac }),
 		expected_mac: input.diagnosis.expectedMac
 	};
 }
@@ -117,7 +117,7 @@ export function caseFileMarkdown(input: CaseInput, options: CaseOptions = {}): s
 		'',
 		`- Method: ${code(input.method.toUpperCase())}`,
 		`- URL: ${code(input.url)}`,
-		`- Authorization${revealKid ? '' : ' (kid masked)'}: ${code(header(params))}`
+		`- Authorization${revealKid ? '' : ' (kid masked)'}: ${code(headerText(params))}`
 	];
 	if (input.source) {
 		out.push(`- Pasted as: ${PASTED_AS[input.source.kind]}`);

@@ -68,6 +68,7 @@ export {
 	KID_PLACEHOLDER,
 	decodeShareState,
 	encodeShareState,
+	requestForLink,
 	type ShareEncodeOptions,
 	type ShareOption,
 	type ShareState

@@ -28,6 +28,9 @@ export interface SignedRequest {
 
 // Far beyond any real request; keeps a pasted log file from freezing the page.
 const MAX_LENGTH = 200_000;
+// A HAR saved from devtools carries every response body of the page: megabytes are common, and
+// JSON.parse reads 5 MB in tens of milliseconds, once per paste.
+const MAX_HAR_LENGTH = 5_000_000;
 
 type RequestKind = Exclude<SignedRequestKind, 'header'>;
 
@@ -95,10 +98,11 @@ function read(text: string): SignedRequest {
 			'Paste the Authorization header, the curl command, the raw HTTP request, the fetch call or the HAR file.'
 		);
 	}
-	if (text.length > MAX_LENGTH) {
+	const isHar = looksLikeHar(text.replace(/^[\s\ufeff]+/, ''));
+	if (text.length > (isHar ? MAX_HAR_LENGTH : MAX_LENGTH)) {
 		fail(
-			looksLikeHar(text.trimStart())
-				? `The HAR is too large to read here (${Math.ceil(text.length / 1000)} kB, at most ${MAX_LENGTH / 1000} kB): copy the signed request alone, as cURL or fetch, from the Network panel.`
+			isHar
+				? `The HAR is too large to read here (${Math.ceil(text.length / 1_000_000)} MB, at most ${MAX_HAR_LENGTH / 1_000_000} MB): copy the signed request alone, as cURL or fetch, from the Network panel.`
 				: 'The paste is too long to be one request.'
 		);
 	}

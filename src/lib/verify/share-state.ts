@@ -1,4 +1,13 @@
-import { attempt, authorizationHeader, toBase64, utf8Bytes } from '$lib/mac';
+import {
+	attempt,
+	authorizationHeader,
+	curlCommand,
+	requestTarget,
+	shellQuote,
+	toBase64,
+	utf8Bytes
+} from '$lib/mac';
+import { headerText } from './case-file';
 import { parseSignedRequest } from './parse-signed-request';
 
 export type ShareOption = string | number | boolean;
@@ -47,6 +56,25 @@ function escapeRegExp(text: string): string {
  * The signed request with its kid replaced, still parseable (a rebuilt header when that fails),
  * and the kid found, so that the other fields can be cleaned of it too.
  */
+/**
+ * What a link carries of a pasted request: its method, URL and Authorization header, as a curl
+ * command. A customer's curl, HAR or fetch call also holds cookies, other tokens and bodies, which
+ * the diagnosis never reads and a ticket must not spread. With no usable URL it carries the header
+ * alone (the agent's URL goes in the link's own field). A bare header, or a paste that cannot be
+ * read, goes as it is.
+ */
+export function requestForLink(text: string): string {
+	const parsed = attempt(() => parseSignedRequest(text));
+	if (!parsed.ok || parsed.value.kind === 'header') return text;
+	const { url, method, authorization } = parsed.value;
+	const header = headerText(authorization);
+	if (url === undefined || !attempt(() => requestTarget(url)).ok) return `Authorization: ${header}`;
+	const curl = curlCommand(url, header);
+	return method === undefined || method === 'GET'
+		? curl
+		: curl.replace(/^curl /, `curl -X ${shellQuote(method)} `);
+}
+
 function withoutKid(text: string): { text: string; kid: string | null } {
 	const parsed = attempt(() => parseSignedRequest(text));
 	if (!parsed.ok) {
@@ -97,9 +125,10 @@ function replaceAll(text: string, find: string | null | undefined, by: string, m
  * mac_key, and the kid only when asked.
  */
 export function encodeShareState(state: ShareState, options: ShareEncodeOptions = {}): string {
+	const minimal = requestForLink(state.signedRequest);
 	const { text: request, kid } = options.includeKid
-		? { text: state.signedRequest, kid: null }
-		: withoutKid(state.signedRequest);
+		? { text: minimal, kid: null }
+		: withoutKid(minimal);
 	const scrub = (text: string) =>
 		replaceAll(
 			options.macKey && options.macKey.length >= 4 ? withoutKey(text, options.macKey) : text,
