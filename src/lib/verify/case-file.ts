@@ -51,7 +51,7 @@ function shownParams(params: MacHeaderParams, revealKid: boolean): MacHeaderPara
 }
 
 /** The header as text, even for values no header can carry (quoted as JSON shows them). */
-export function headerText(params: MacHeaderParams): string {
+function headerText(params: MacHeaderParams): string {
 	try {
 		return authorizationHeader(params);
 	} catch {

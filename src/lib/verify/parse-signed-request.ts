@@ -20,6 +20,8 @@ export interface SignedRequest {
 	/** The full URL when the paste says it: curl, fetch, a HAR, a raw request with Host. */
 	url?: string;
 	authorization: MacHeaderParams;
+	/** The Authorization header's value as the paste has it, for a request read from several headers. */
+	authorizationValue?: string;
 	/** Plain-English lines saying what was taken from the paste and what was assumed. */
 	understood: string[];
 	/** What the diagnosis still needs: 'url' when none or no usable one; the mac_key never is in a paste. */
@@ -117,10 +119,11 @@ function read(text: string): SignedRequest {
 	if (kind !== null) {
 		const request = READERS[kind](text);
 		const understood = [...request.understood];
-		const authorization = findAuthorization(request.headers, understood, kind);
+		const found = findAuthorization(request.headers, understood, kind);
 		const result: SignedRequest = {
 			kind,
-			authorization,
+			authorization: found.params,
+			authorizationValue: found.value,
 			understood,
 			missing: request.url === undefined ? ['url', 'mac_key'] : ['mac_key']
 		};
@@ -143,7 +146,7 @@ function findAuthorization(
 	headers: HeaderField[],
 	understood: string[],
 	kind: RequestKind
-): MacHeaderParams {
+): { params: MacHeaderParams; value: string } {
 	const found = headers.filter((header) => header.name.toLowerCase() === 'authorization');
 	const [first] = found;
 	if (first === undefined) fail(NO_AUTHORIZATION[kind]);
@@ -153,7 +156,7 @@ function findAuthorization(
 		);
 	}
 	understood.push('kid, ts, nonce and mac from the Authorization header.');
-	return parseAuthorization(first.value);
+	return { params: parseAuthorization(first.value), value: first.value };
 }
 
 function unknownPasteMessage(text: string): string {

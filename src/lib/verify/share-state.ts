@@ -7,7 +7,6 @@ import {
 	toBase64,
 	utf8Bytes
 } from '$lib/mac';
-import { headerText } from './case-file';
 import { parseSignedRequest } from './parse-signed-request';
 
 export type ShareOption = string | number | boolean;
@@ -65,11 +64,11 @@ function escapeRegExp(text: string): string {
  */
 export function requestForLink(text: string): string {
 	const parsed = attempt(() => parseSignedRequest(text));
-	if (!parsed.ok || parsed.value.kind === 'header') return text;
-	const { url, method, authorization } = parsed.value;
-	const header = headerText(authorization);
-	if (url === undefined || !attempt(() => requestTarget(url)).ok) return `Authorization: ${header}`;
-	const curl = curlCommand(url, header);
+	if (!parsed.ok || parsed.value.authorizationValue === undefined) return text;
+	const { url, method, authorizationValue } = parsed.value;
+	if (url === undefined || !attempt(() => requestTarget(url)).ok)
+		return `Authorization: ${authorizationValue}`;
+	const curl = curlCommand(url, authorizationValue);
 	return method === undefined || method === 'GET'
 		? curl
 		: curl.replace(/^curl /, `curl -X ${shellQuote(method)} `);
