@@ -46,6 +46,17 @@ describe('share state', () => {
 		);
 	});
 
+	it("keeps any method, even one shell quoting turns into a replacement pattern ('$')", () => {
+		// Found by the share-link property at 5000 runs.
+		const signedRequest = `curl -X '$' 'https://open.tapapis.cn/p' -H 'Authorization: ${header}'`;
+		const link = decodeShareState(
+			encodeShareState({ ...state, signedRequest }, { includeKid: true })
+		);
+		const parsed = parseSignedRequest(link!.signedRequest);
+		expect(parsed.method).toBe('$');
+		expect(parsed.url).toBe('https://open.tapapis.cn/p');
+	});
+
 	it("carries only the request's method, URL and Authorization header, not cookies or bodies", () => {
 		const withCookies = [
 			`curl -X DELETE 'https://open.tapapis.cn/account/profile/v1?client_id=abc123'`,

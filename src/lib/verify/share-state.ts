@@ -69,9 +69,10 @@ export function requestForLink(text: string): string {
 	if (url === undefined || !attempt(() => requestTarget(url)).ok)
 		return `Authorization: ${authorizationValue}`;
 	const curl = curlCommand(url, authorizationValue);
+	// Sliced, not String.replace: a quoted method such as '$' would read as a replacement pattern.
 	return method === undefined || method === 'GET'
 		? curl
-		: curl.replace(/^curl /, `curl -X ${shellQuote(method)} `);
+		: `curl -X ${shellQuote(method)} ${curl.slice('curl '.length)}`;
 }
 
 function withoutKid(text: string): { text: string; kid: string | null } {
