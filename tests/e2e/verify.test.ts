@@ -205,3 +205,23 @@ test('a HAR file from devtools: the signed entry is found, and the share link le
 	expect(payload).toContain('Authorization: MAC');
 	expect(payload).not.toContain('customer-session-cookie');
 });
+
+test("devtools' Copy as PowerShell from a Windows customer matches, backtick escapes and all", async ({
+	page
+}) => {
+	const escaped = correct.replace(/"/g, '`"');
+	const powershell = [
+		'$session = New-Object Microsoft.PowerShell.Commands.WebRequestSession',
+		`Invoke-WebRequest -UseBasicParsing -Uri "${URL}" \``,
+		'-WebSession $session `',
+		'-Headers @{',
+		'"accept"="*/*"',
+		`  "authorization"="${escaped}"`,
+		'}'
+	].join('\r\n');
+	await page.getByRole('textbox', { name: 'Signed request' }).fill(powershell);
+	await page.getByRole('textbox', { name: 'mac_key' }).fill(KEY);
+	await expect(page.getByText('Read as a PowerShell command:')).toBeVisible();
+	await expect(verdict(page)).toContainText('Match');
+	await expect(verdict(page)).not.toContainText('Mismatch');
+});

@@ -157,6 +157,35 @@ export const headerParams: fc.Arbitrary<MacHeaderParams> = fc.record(
 	{ requiredKeys: ['id', 'ts', 'nonce', 'mac'] }
 );
 
+// ---- PowerShell strings --------------------------------------------------------------------------
+
+/**
+ * A string as devtools' "Copy as PowerShell" writes it: a backtick before ` $ and ", and every
+ * character outside printable ASCII as $([char]N), one UTF-16 unit at a time.
+ */
+export function powershellString(text: string): string {
+	const escaped = text
+		.replace(/[`$"]/g, '`$&')
+		.replace(/[^\x20-\x7E]/g, (char) => `$([char]${char.charCodeAt(0)})`);
+	return `"${escaped}"`;
+}
+
+/** A single-quoted PowerShell string: each quote (PowerShell counts ‘ ’ ‚ ‛ as quotes too) doubled. */
+export function powershellVerbatim(text: string): string {
+	return `'${text.replace(/['\u2018-\u201b]/g, '$&$&')}'`;
+}
+
+/** How a value can be written in PowerShell: as devtools does, single-quoted, or carelessly. */
+export const writePowerShell = fc.constantFrom<(text: string) => string>(
+	powershellString,
+	powershellString,
+	powershellVerbatim,
+	// Unescaped: a quote inside ends the string early, a $name would be expanded.
+	(text) => `"${text}"`,
+	// Bare, as a URL or a key is sometimes typed.
+	(text) => text
+);
+
 // ---- Huge input ----------------------------------------------------------------------------------
 
 /** 50 to 250 kB: a grammar fragment repeated, after a start that parses, with an end that may not. */

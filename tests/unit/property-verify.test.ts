@@ -1,5 +1,5 @@
 // Property tests of the /verify page's readers (issue 6, item 4): shell words, curl commands, raw
-// requests, HAR files, fetch calls, the signed-request detector, share links, the base string diff and the diagnosis. Any
+// requests, HAR files, fetch calls, PowerShell commands, the signed-request detector, share links, the base string diff and the diagnosis. Any
 // paste gives a result or a MacInputError, never another exception, and what the app writes (a
 // curl command, a share link) reads back to what was written.
 import { createHmac } from 'node:crypto';
@@ -25,6 +25,7 @@ import {
 	parseCurlCommand,
 	parseFetch,
 	parseHar,
+	parsePowerShell,
 	parseRawRequest,
 	parseSignedRequest,
 	requestForLink,
@@ -43,8 +44,11 @@ import {
 	mutated,
 	objectText,
 	outcome,
+	powershellString,
+	powershellVerbatim,
 	quickly,
-	utf16Unit
+	utf16Unit,
+	writePowerShell
 } from './property-arbitraries';
 
 // ---- Generators ----------------------------------------------------------------------------------
@@ -508,6 +512,220 @@ const fetchText: fc.Arbitrary<string> = fc
 			`${lead}${call}${url}${options === null ? '' : `, ${options}`}${end}`
 	);
 
+type PowerShellStyle = 'chrome' | 'one-line' | 'verbatim';
+
+/**
+ * The command as devtools' "Copy as PowerShell" writes it (Chrome 120+, Edge): $session lines, the
+ * HTTP/2 pseudo-headers as entries, one per line; or on one line, as older Chrome and people write
+ * it; or with single-quoted strings.
+ */
+function powershellOf(
+	url: string,
+	authorization: string,
+	style: PowerShellStyle,
+	method = 'GET'
+): string {
+	const quote = style === 'verbatim' ? powershellVerbatim : powershellString;
+	const parsed = new URL(url);
+	if (style !== 'chrome') {
+		const headers = [
+			['Accept', '*/*'],
+			['Authorization', authorization]
+		].map(([name = '', value = '']) => `${quote(name)}=${quote(value)}`);
+		const methodPart = method === 'GET' ? '' : ` -Method ${quote(method)}`;
+		return `Invoke-RestMethod -Uri ${quote(url)}${methodPart} -Headers @{${headers.join('; ')}}`;
+	}
+	const headers = [
+		['authority', parsed.host],
+		['method', method],
+		['path', requestTarget(url).uri],
+		['scheme', parsed.protocol.slice(0, -1)],
+		['accept', '*/*'],
+		['authorization', authorization]
+	].map(([name = '', value = '']) => `${quote(name)}=${quote(value)}`);
+	const parts = [`-Uri ${quote(url)}`];
+	if (method !== 'GET') parts.push(`-Method ${quote(method)}`);
+	parts.push('-WebSession $session', `-Headers @{\n${headers.join('\n  ')}\n}`);
+	return [
+		'$session = New-Object Microsoft.PowerShell.Commands.WebRequestSession',
+		`$session.UserAgent = ${quote('Mozilla/5.0 (Windows NT 10.0; Win64; x64)')}`,
+		`$session.Cookies.Add((New-Object System.Net.Cookie("sid", "a\`$b", "/", ${quote(parsed.hostname)})))`,
+		`Invoke-WebRequest -UseBasicParsing ${parts.join(' `\n')}`
+	].join('\n');
+}
+
+const powershellStyle = fc.constantFrom<PowerShellStyle>('chrome', 'one-line', 'verbatim');
+
+/** A -Headers entry: the Authorization header, a pseudo-header, one PowerShell must compute, junk. */
+const powershellEntry: fc.Arbitrary<string> = fc.oneof(
+	{
+		weight: 4,
+		arbitrary: fc
+			.tuple(authorizationPair, writePowerShell, writePowerShell)
+			.map(([[name, value], writeName, writeValue]) => `${writeName(name)}=${writeValue(value)}`)
+	},
+	{
+		weight: 3,
+		arbitrary: fc
+			.tuple(
+				fc.constantFrom('authority', 'method', 'path', 'scheme', ':path', 'accept', 'Cookie'),
+				fc.constantFrom('open.tapapis.cn', 'GET', '/p?a=1', '/a?b=%2D', '*', 'https', '*/*', ''),
+				writePowerShell
+			)
+			.map(([name, value, write]) => `${powershellString(name)}=${write(value)}`)
+	},
+	{
+		weight: 1,
+		arbitrary: fc
+			.tuple(
+				fc.constantFrom('Authorization', 'X-Trace', '$key', '(1)', '"a"', "'b'", ''),
+				fc.constantFrom(
+					'$token',
+					'$null',
+					'[guid]::NewGuid()',
+					'"MAC " + $sig',
+					'@{a=1}',
+					'1',
+					'$(Get-Date)',
+					'"$kid"',
+					''
+				)
+			)
+			.map(([name, value]) => `${name}=${value}`)
+	},
+	{ weight: 1, arbitrary: hostile }
+);
+
+const powershellHashtable: fc.Arbitrary<string> = fc
+	.tuple(
+		fc.array(powershellEntry, { maxLength: 6 }),
+		fc.constantFrom('\n  ', '; ', '\r\n', ';\n', ' ')
+	)
+	.map(([entries, separator]) => {
+		const edge = separator === '; ' || separator === ' ' ? '' : '\n';
+		return `@{${edge}${entries.join(separator)}${edge}}`;
+	});
+
+/** One parameter of the command with its value, or a word PowerShell would choke on. */
+const powershellGroup: fc.Arbitrary<string> = fc.oneof(
+	{
+		weight: 3,
+		arbitrary: fc
+			.tuple(
+				fc.constantFrom('-Uri ', '-uri:', '–Uri ', ''),
+				fc.oneof(
+					fc.webUrl({ withQueryParameters: true }),
+					fc.constantFrom('open.tapapis.cn/p', 'ftp://h/p', '', 'https://h/$x', 'https://h/`$x')
+				),
+				writePowerShell
+			)
+			.map(([parameter, url, write]) => `${parameter}${write(url)}`)
+	},
+	{
+		weight: 3,
+		arbitrary: fc
+			.tuple(fc.constantFrom('-Headers ', '-Headers:', '-Head '), powershellHashtable)
+			.map(([parameter, table]) => parameter + table)
+	},
+	{
+		weight: 2,
+		arbitrary: fc
+			.tuple(
+				fc.constantFrom('-Method ', '-CustomMethod ', '-Meth ', '-Method:'),
+				fc.constantFrom(
+					'GET',
+					'POST',
+					'post',
+					'Default',
+					'Fetch',
+					'',
+					'propfind',
+					'$m',
+					'constructor',
+					'__proto__'
+				),
+				writePowerShell
+			)
+			.map(([parameter, method, write]) => parameter + write(method))
+	},
+	{
+		weight: 2,
+		arbitrary: fc.constantFrom(
+			'-UseBasicParsing',
+			'-WebSession $session',
+			'-Headers $headers',
+			'-Headers $h',
+			'-Headers $undefined',
+			'-ContentType "application/json"',
+			'-Body "{`"a`":1}"',
+			'-Body @{a=1}',
+			'-Body ([System.Text.Encoding]::UTF8.GetBytes("Jos$([char]233)"))',
+			'-TimeoutSec 5',
+			'-Uri',
+			'-Method',
+			'-Madeup x',
+			'-__proto__ x',
+			'-toString',
+			'| Select-Object -Expand Content',
+			';',
+			'# note',
+			'<# c #>',
+			'$(',
+			'@{',
+			'"',
+			"'",
+			'@"\n',
+			'`'
+		)
+	},
+	{ weight: 1, arbitrary: hostile }
+);
+
+const powershellPrelude = fc.constantFrom(
+	'',
+	'\ufeff',
+	'$session = New-Object Microsoft.PowerShell.Commands.WebRequestSession\n$session.UserAgent = "Mozilla/5.0 (Windows NT 10.0)"\n$session.Cookies.Add((New-Object System.Net.Cookie("s", "a`$b", "/", "h")))\n',
+	'$headers = @{"Authorization"="MAC id=`"a`",ts=`"1`",nonce=`"n`",mac=`"m`""}\n',
+	'$h = New-Object "System.Collections.Generic.Dictionary[[String],[String]]"\n$h.Add("Authorization", "MAC id=`"k`",ts=`"1`",nonce=`"n`",mac=`"m`"")\n',
+	"$uri = 'https://open.tapapis.cn/p?a=1'\n",
+	'$r = '
+);
+
+/** A PowerShell command from a grammar of what devtools, Postman and people write, flaws included. */
+const powershellGrammar: fc.Arbitrary<string> = fc
+	.tuple(
+		powershellPrelude,
+		mostly(
+			fc.constantFrom('Invoke-WebRequest', 'Invoke-RestMethod', 'invoke-webrequest', 'iwr'),
+			fc.constantFrom('Invoke-WebRequestX', 'curl', '', 'PS C:\\> Invoke-WebRequest')
+		),
+		fc.array(powershellGroup, { maxLength: 7 }),
+		fc.constantFrom(' ', ' `\n', ' `\r\n', ' ` \n', '\t'),
+		fc.constantFrom('', ';\r\n', '\n| ConvertTo-Json')
+	)
+	.map(
+		([prelude, command, groups, gap, end]) =>
+			`${prelude}${command}${groups.map((group) => gap + group).join('')}${end}`
+	);
+
+/** Random PowerShell-shaped text: the grammar, or a command as devtools copies it. */
+const powershellText: fc.Arbitrary<string> = fc.oneof(
+	{ weight: 3, arbitrary: powershellGrammar },
+	{
+		weight: 1,
+		arbitrary: fc
+			.tuple(
+				fc.oneof(realisticParams, headerParams),
+				fc.webUrl({ withQueryParameters: true, withFragments: false }),
+				powershellStyle,
+				fc.constantFrom('GET', 'POST', 'DELETE')
+			)
+			.map(([params, url, style, method]) =>
+				powershellOf(url, authorizationHeader(params), style, method)
+			)
+	}
+);
+
 const signedRequestText = fc.oneof(
 	hostile,
 	anyHeader,
@@ -520,7 +738,9 @@ const signedRequestText = fc.oneof(
 	harText,
 	mutated(harText),
 	fetchText,
-	mutated(fetchText)
+	mutated(fetchText),
+	powershellText,
+	mutated(powershellText)
 );
 
 // ---- shellWords ----------------------------------------------------------------------------------
@@ -756,6 +976,53 @@ describe('parseFetch (property)', () => {
 	});
 });
 
+// ---- parsePowerShell -----------------------------------------------------------------------------
+
+describe('parsePowerShell (property)', () => {
+	it('gives the URL, method and headers of a PowerShell command or a MacInputError for any paste', () => {
+		fc.assert(
+			fc.property(
+				fc.oneof(powershellText, powershellText, mutated(powershellText), hostile),
+				(text) => {
+					const result = outcome(() => parsePowerShell(text));
+					if (!result.ok) {
+						expect(result.error.field).toBe(SIGNED_REQUEST_FIELD);
+						return;
+					}
+					const request = result.value;
+					expect(request.url).toMatch(/\S/);
+					expect(request.method).not.toBe('');
+					for (const header of request.headers) {
+						expect(typeof header.name).toBe('string');
+						expect(typeof header.value).toBe('string');
+						// The HTTP/2 pseudo-header entries are never sent on as headers.
+						expect(header.name).not.toMatch(/^:?(?:authority|method|path|scheme)$/i);
+					}
+					expect(request.understood.length).toBeGreaterThan(0);
+				}
+			),
+			RUNS
+		);
+	});
+
+	it('reads back any string devtools writes, whatever it holds', () => {
+		fc.assert(
+			fc.property(
+				fc.string({ unit: fc.oneof(utf16Unit, fc.constantFrom('`', '$', '"', "'", '$(', '\n')) }),
+				fc.constantFrom(powershellString, powershellVerbatim),
+				(value, quote) => {
+					const request = parsePowerShell(
+						`Invoke-WebRequest -Uri "https://h/" -Headers @{"x-value"=${quote(value)}}`
+					);
+					expect(request.headers).toEqual([{ name: 'x-value', value }]);
+					expect(request.understood.join(' ')).not.toMatch(/expanded/);
+				}
+			),
+			RUNS
+		);
+	});
+});
+
 // ---- parseSignedRequest / detectKind -------------------------------------------------------------
 
 describe('parseSignedRequest (property)', () => {
@@ -763,7 +1030,7 @@ describe('parseSignedRequest (property)', () => {
 		fc.assert(
 			fc.property(signedRequestText, (text) => {
 				const kind = detectKind(text);
-				expect([null, 'header', 'curl', 'raw', 'har', 'fetch']).toContain(kind);
+				expect([null, 'header', 'curl', 'raw', 'har', 'fetch', 'powershell']).toContain(kind);
 				const result = outcome(() => parseSignedRequest(text));
 				if (!result.ok) {
 					// The header's own errors name the Authorization header; the others, the paste box.
@@ -863,6 +1130,34 @@ describe('parseSignedRequest (property)', () => {
 		);
 	});
 
+	it('recovers the header, URL and method from a PowerShell command as devtools copies it', () => {
+		fc.assert(
+			fc.property(
+				fc.oneof(realisticParams, headerParams),
+				fc.boolean(),
+				fc.webUrl({ withQueryParameters: true, withFragments: false }),
+				powershellStyle,
+				fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH'),
+				fc.constantFrom('\n', '\r\n'),
+				(params, space, url, style, method, eol) => {
+					const text = powershellOf(
+						url,
+						authorizationHeader(params, { space }),
+						style,
+						method
+					).replace(/\n/g, eol);
+					const request = parseSignedRequest(text);
+					expect(request.kind).toBe('powershell');
+					expect(request.authorization).toEqual(written(params));
+					expect(request.url).toBe(url);
+					expect(request.method).toBe(method);
+					expect(request.missing).toEqual(['mac_key']);
+				}
+			),
+			RUNS
+		);
+	});
+
 	it('recovers the first MAC-signed request of a HAR, and says how many there are', () => {
 		fc.assert(
 			fc.property(
@@ -896,7 +1191,7 @@ describe('parseSignedRequest (property)', () => {
 	it('refuses a huge paste quickly, with a MacInputError or a result', () => {
 		fc.assert(
 			fc.property(
-				fc.oneof(curlText, rawText, harText, fetchText, anyHeader, hostile),
+				fc.oneof(curlText, rawText, harText, fetchText, powershellText, anyHeader, hostile),
 				fc.constantFrom(' -H a:b', '\nX-A: b', ',', "'", '"', '\\', ' ', '^\n', 'x'),
 				fc.integer({ min: 10_000, max: 120_000 }),
 				(text, filler, times) => {
@@ -1139,7 +1434,7 @@ describe('share links (property)', () => {
 				realisticParams,
 				fc.oneof(curlText, fc.constant('')),
 				fc.webUrl(),
-				fc.constantFrom('header', 'curl', 'raw', 'har', 'fetch'),
+				fc.constantFrom('header', 'curl', 'raw', 'har', 'fetch', 'powershell'),
 				(params, extra, url, form) => {
 					const header = authorizationHeader(params);
 					const signedRequest =
@@ -1151,7 +1446,9 @@ describe('share links (property)', () => {
 									? JSON.stringify(harOf([harEntryOf(url, header)]), null, 2)
 									: form === 'fetch'
 										? fetchOf(url, header, 'chrome')
-										: `GET ${requestTarget(url).uri} HTTP/1.1\nHost: ${new URL(url).host}\nAuthorization: ${header}\n`;
+										: form === 'powershell'
+											? powershellOf(url, header, 'chrome')
+											: `GET ${requestTarget(url).uri} HTTP/1.1\nHost: ${new URL(url).host}\nAuthorization: ${header}\n`;
 					const parsed = outcome(() => parseSignedRequest(signedRequest));
 					fc.pre(parsed.ok && parsed.value.authorization.id === params.id);
 					const state = {
@@ -1367,6 +1664,51 @@ describe('huge input (property)', () => {
 				(text) => {
 					quickly(() => parseHar(text));
 					quickly(() => parseFetch(text));
+					quickly(() => parseSignedRequest(text));
+					quickly(() => detectKind(text));
+				}
+			),
+			{ numRuns: 25 }
+		);
+	});
+
+	it('parsePowerShell, parseSignedRequest and detectKind answer quickly on 50-250 kB of PowerShell-like text', () => {
+		fc.assert(
+			fc.property(
+				huge(
+					[
+						'Invoke-WebRequest -Uri "https://h/" -Headers @{',
+						'$session = New-Object X\nInvoke-WebRequest -Uri "',
+						'Invoke-RestMethod ',
+						'$h = @{',
+						'Invoke-WebRequest -Uri "https://h/" -Body ',
+						''
+					],
+					[
+						'"a"="b"\n',
+						"'a'='b''c';",
+						'`"',
+						'``',
+						'""',
+						'$(',
+						'${',
+						'$([char]65)',
+						'(',
+						'@{',
+						'@{a=',
+						'"$("',
+						'<#',
+						'# c\n',
+						' `\n',
+						'Invoke-WebRequest -Uri "https://h/"\n',
+						'$h.Add("a", "b")\n',
+						'-Uri ',
+						'a',
+						'\n'
+					]
+				),
+				(text) => {
+					quickly(() => parsePowerShell(text));
 					quickly(() => parseSignedRequest(text));
 					quickly(() => detectKind(text));
 				}

@@ -27,6 +27,30 @@ describe('detectKind', () => {
 		[`await fetch("${url}", {\n    "method": "GET"\n});`, 'fetch'],
 		[`fetcher("${url}")`, null],
 		[`window.fetch("${url}")`, null],
+		[
+			'$session = New-Object Microsoft.PowerShell.Commands.WebRequestSession\n$session.UserAgent = "x"',
+			'powershell'
+		],
+		[
+			'\ufeff\r\n  $Session.Cookies.Add((New-Object System.Net.Cookie("a", "b", "/", "h")))',
+			'powershell'
+		],
+		[
+			`Invoke-WebRequest -UseBasicParsing -Uri "${url}" \`\n-Headers @{\n"accept"="*/*"\n}`,
+			'powershell'
+		],
+		[`invoke-restmethod '${url}'`, 'powershell'],
+		[`# signed by the SDK\r\n$r = Invoke-RestMethod -Uri '${url}'`, 'powershell'],
+		[`$headers = @{}\n\t$response=Invoke-WebRequest -Uri '${url}' -Headers $headers`, 'powershell'],
+		[`$sessionId = 1\nWrite-Host $sessionId`, null],
+		[`PS C:\\> Invoke-WebRequest -Uri '${url}'`, null],
+		[`Invoke-WebRequestX -Uri '${url}'`, null],
+		[`curl '${url}' -H 'X-Note: Invoke-WebRequest -Uri'`, 'curl'],
+		[`curl '${url}' \\\n  --data-raw 'a'`, 'curl'],
+		[`$ curl '${url}'`, 'curl'],
+		['POST /p HTTP/1.1\nHost: h\n\n$session = 1', 'raw'],
+		[`Authorization: ${header}\n\n# Invoke-WebRequest`, 'header'],
+		[`fetch("${url}", {"headers": {"x": "\\nInvoke-WebRequest"}})`, 'fetch'],
 		['hello world', null],
 		['', null]
 	])('%j is %s', (text, kind) => {
@@ -82,9 +106,26 @@ describe('parseSignedRequest', () => {
 	});
 
 	it.each([
-		['', /Paste the Authorization header, .*the fetch call or the HAR file/],
+		[
+			'',
+			/Paste the Authorization header, .*the PowerShell command, the fetch call or the HAR file/
+		],
 		['   \n ', /Paste the Authorization header/],
 		['hello world', /Could not tell what this is: .*a fetch call .* or a HAR file\./],
+		['hello world', /a PowerShell command \(devtools’ "Copy as PowerShell"\), a fetch call/],
+		[
+			`PS C:\\> Invoke-WebRequest -Uri '${url}'`,
+			/It mentions Invoke-WebRequest, but not at the start of a line: paste the PowerShell command alone, as devtools’ "Copy as PowerShell" writes it\./
+		],
+		[
+			`Invoke-WebRequest -Uri '${url}' -Headers @{'accept'='*/*'}`,
+			/^The PowerShell command sends no Authorization header \(-Headers @\{"authorization"="MAC …"\}\)\.$/
+		],
+		[`Invoke-WebRequest -Uri "${url}`, /double-quoted string opened at line 1, column 24/],
+		[
+			'$session = New-Object Microsoft.PowerShell.Commands.WebRequestSession',
+			/holds no Invoke-WebRequest/
+		],
 		['{"entries": []}', /It looks like JSON, but not a HAR file, which has a "log" object\./],
 		['{"log": {"entries": []}}', /The HAR holds no requests/],
 		['{"log": {"entries": [', /not valid JSON .*cut short/],
@@ -118,7 +159,9 @@ describe('parseSignedRequest', () => {
 			':path: ',
 			'MAC id="',
 			'{"log":{"entries":[{"request":{"headers":[{"name":"Authorization","value":"MAC ',
-			'fetch("https://h/", {"headers": {"authorization": "MAC '
+			'fetch("https://h/", {"headers": {"authorization": "MAC ',
+			'Invoke-WebRequest -Uri "https://h/" -Headers @{"authorization"="MAC ',
+			"$session = New-Object X\nInvoke-RestMethod 'https://h/' -Headers @{Authorization='MAC "
 		];
 		for (let round = 0; round < 400; round += 1) {
 			const length = Math.floor(random() * 80);

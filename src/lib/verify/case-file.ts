@@ -38,7 +38,8 @@ const PASTED_AS: Record<SignedRequestKind, string> = {
 	curl: 'curl',
 	raw: 'raw',
 	har: 'HAR file',
-	fetch: 'fetch call'
+	fetch: 'fetch call',
+	powershell: 'PowerShell'
 };
 
 /** First 4 and last 2 characters of a long kid, which is enough to tell two tokens apart. */

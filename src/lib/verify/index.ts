@@ -10,6 +10,7 @@ export {
 export { parseRawRequest, type RawRequest } from './parse-raw-request';
 export { parseHar } from './parse-har';
 export { FETCH_CALL, parseFetch } from './parse-fetch';
+export { looksLikePowerShell, parsePowerShell } from './parse-powershell';
 export {
 	detectKind,
 	parseSignedRequest,

@@ -8,16 +8,17 @@ import {
 import { parseCurlCommand, type HeaderField, type ParsedRequest } from './parse-curl';
 import { FETCH_CALL, parseFetch } from './parse-fetch';
 import { parseHar } from './parse-har';
+import { looksLikePowerShell, parsePowerShell } from './parse-powershell';
 import { HEADER_LINE, REQUEST_LINE, parseRawRequest, type RawRequest } from './parse-raw-request';
 import { SIGNED_REQUEST_FIELD } from './shell-words';
 
-export type SignedRequestKind = 'header' | 'curl' | 'raw' | 'har' | 'fetch';
+export type SignedRequestKind = 'header' | 'curl' | 'raw' | 'har' | 'fetch' | 'powershell';
 export type MissingInput = 'url' | 'mac_key';
 
 export interface SignedRequest {
 	kind: SignedRequestKind;
 	method?: string;
-	/** The full URL when the paste says it: curl, fetch, a HAR, a raw request with Host. */
+	/** The full URL when the paste says it: curl, fetch, PowerShell, a HAR, a raw request with Host. */
 	url?: string;
 	authorization: MacHeaderParams;
 	/** The Authorization header's value as the paste has it, for a request read from several headers. */
@@ -40,14 +41,17 @@ const READERS: Record<RequestKind, (text: string) => ParsedRequest | RawRequest>
 	curl: parseCurlCommand,
 	raw: parseRawRequest,
 	har: parseHar,
-	fetch: parseFetch
+	fetch: parseFetch,
+	powershell: parsePowerShell
 };
 
 const NO_AUTHORIZATION: Record<RequestKind, string> = {
 	curl: 'The curl command sends no Authorization header (-H "Authorization: MAC …").',
 	raw: 'The request has no Authorization header line.',
 	har: 'The HAR’s request sends no Authorization header.',
-	fetch: 'The fetch call sends no Authorization header ("headers": {"Authorization": "MAC …"}).'
+	fetch: 'The fetch call sends no Authorization header ("headers": {"Authorization": "MAC …"}).',
+	powershell:
+		'The PowerShell command sends no Authorization header (-Headers @{"authorization"="MAC …"}).'
 };
 
 /**
@@ -62,11 +66,12 @@ function fail(message: string): never {
 	throw new MacInputError(SIGNED_REQUEST_FIELD, message);
 }
 
-/** Which of the five was pasted, or null when it is none of them. */
+/** Which of the six was pasted, or null when it is none of them. */
 export function detectKind(text: string): SignedRequestKind | null {
 	const trimmed = text.replace(/^[\s\ufeff]+/, '');
 	if (looksLikeHar(trimmed)) return 'har';
 	if (FETCH_CALL.test(trimmed)) return 'fetch';
+	if (looksLikePowerShell(trimmed)) return 'powershell';
 	if (/^(?:\$\s+)?(?:\S*[\\/])?curl(?:\.exe)?(?:\s|$)/i.test(trimmed)) return 'curl';
 	const lines = trimmed.split(/\r\n|\n|\r/).map((line) => line.trim());
 	const first = lines[0] ?? '';
@@ -82,8 +87,8 @@ export function detectKind(text: string): SignedRequestKind | null {
 
 /**
  * Reads what a customer pasted (an Authorization header, a curl command, a raw HTTP request, a
- * fetch call or a HAR file) into the signing inputs it carries. Throws only MacInputError,
- * whatever the input.
+ * PowerShell command, a fetch call or a HAR file) into the signing inputs it carries. Throws only
+ * MacInputError, whatever the input.
  */
 export function parseSignedRequest(text: string): SignedRequest {
 	try {
@@ -97,7 +102,7 @@ export function parseSignedRequest(text: string): SignedRequest {
 function read(text: string): SignedRequest {
 	if (text.trim() === '') {
 		fail(
-			'Paste the Authorization header, the curl command, the raw HTTP request, the fetch call or the HAR file.'
+			'Paste the Authorization header, the curl command, the raw HTTP request, the PowerShell command, the fetch call or the HAR file.'
 		);
 	}
 	const isHar = looksLikeHar(text.replace(/^[\s\ufeff]+/, ''));
@@ -167,8 +172,13 @@ function unknownPasteMessage(text: string): string {
 		hints.push('It is a Bearer header; this service signs with MAC.');
 	if (/^[\s\ufeff]*[{[]/.test(text))
 		hints.push('It looks like JSON, but not a HAR file, which has a "log" object.');
+	const invoke = /Invoke-(?:WebRequest|RestMethod)/i.exec(text);
+	if (invoke)
+		hints.push(
+			`It mentions ${invoke[0]}, but not at the start of a line: paste the PowerShell command alone, as devtools’ "Copy as PowerShell" writes it.`
+		);
 	return [
-		'Could not tell what this is: paste an Authorization header (MAC id="…",…), a curl command, a raw HTTP request (GET /path HTTP/1.1 with a Host line), a fetch call (devtools’ "Copy as fetch") or a HAR file.',
+		'Could not tell what this is: paste an Authorization header (MAC id="…",…), a curl command, a raw HTTP request (GET /path HTTP/1.1 with a Host line), a PowerShell command (devtools’ "Copy as PowerShell"), a fetch call (devtools’ "Copy as fetch") or a HAR file.',
 		...hints
 	].join(' ');
 }

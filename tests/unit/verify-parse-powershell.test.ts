@@ -1,0 +1,552 @@
+import { createHmac } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { MacInputError } from '$lib/mac';
+import {
+	caseFileMarkdown,
+	diagnose,
+	parsePowerShell,
+	parseSignedRequest,
+	requestForLink
+} from '$lib/verify';
+
+const KEY = 'k7Qx2mZpR4vN8sLw';
+const KID = 'kid-1234567890';
+const TS = '1700000000';
+const NONCE = 'bm9uY2Ux';
+const URL_CN = 'https://open.tapapis.cn/account/profile/v1?client_id=abc123';
+
+/** The customer's signer, apart from the app: node:crypto over the literal base string. */
+function mac(base: string): string {
+	return createHmac('sha1', KEY).update(base, 'utf8').digest('base64');
+}
+
+const GOOD_MAC = mac(
+	`${TS}\n${NONCE}\nGET\n/account/profile/v1?client_id=abc123\nopen.tapapis.cn\n443\n\n`
+);
+const PARAMS = { id: KID, ts: TS, nonce: NONCE, mac: GOOD_MAC };
+const HEADER = `MAC id="${KID}",ts="${TS}",nonce="${NONCE}",mac="${GOOD_MAC}"`;
+
+/** The header value as devtools writes it in a PowerShell double-quoted string: `" for each quote. */
+function psAuthorization(signature = GOOD_MAC): string {
+	return `MAC id=\`"${KID}\`",ts=\`"${TS}\`",nonce=\`"${NONCE}\`",mac=\`"${signature}\`"`;
+}
+
+const UA =
+	'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+
+// Chrome 131, "Copy as PowerShell" of a GET over HTTP/2.
+const CHROME = `$session = New-Object Microsoft.PowerShell.Commands.WebRequestSession
+$session.UserAgent = "${UA}"
+$session.Cookies.Add((New-Object System.Net.Cookie("session", "abc", "/", "open.tapapis.cn")))
+Invoke-WebRequest -UseBasicParsing -Uri "${URL_CN}" \`
+-WebSession $session \`
+-Headers @{
+"authority"="open.tapapis.cn"
+  "method"="GET"
+  "path"="/account/profile/v1?client_id=abc123"
+  "scheme"="https"
+  "accept"="*/*"
+  "accept-language"="en-US,en;q=0.9"
+  "authorization"="${psAuthorization()}"
+  "sec-ch-ua"="\`"Chromium\`";v=\`"131\`", \`"Not_A Brand\`";v=\`"24\`""
+  "sec-fetch-mode"="cors"
+}`;
+
+// The same without the $session lines (no user agent or cookie to carry).
+const NO_SESSION = `Invoke-WebRequest -UseBasicParsing -Uri "${URL_CN}" \`
+-Headers @{
+"authority"="open.tapapis.cn"
+  "method"="GET"
+  "path"="/account/profile/v1?client_id=abc123"
+  "scheme"="https"
+  "accept"="*/*"
+  "authorization"="${psAuthorization()}"
+}`;
+
+// Older Chrome and hand-written scripts: the hashtable on one line, entries separated by ";".
+const ONE_LINE = `Invoke-WebRequest -Uri "${URL_CN}" -Headers @{"Accept"="*/*"; "Authorization"="${psAuthorization()}"}`;
+
+// Single quotes: '' is a quote, a backtick is just a backtick, and the header's quotes need no escape.
+const SINGLE_QUOTED = `Invoke-WebRequest -Uri '${URL_CN}' -Headers @{'Authorization'='${HEADER}'; 'X-Note'='it''s \`n literal'}`;
+
+// Hashtable keys written bare, as people type them.
+const BARE_KEYS = `Invoke-RestMethod -Uri "${URL_CN}" -Headers @{Authorization="${psAuthorization()}"; Accept='application/json'}`;
+
+const VARIANTS: [string, string][] = [
+	['Chrome, with $session', CHROME],
+	['Chrome, without $session', NO_SESSION],
+	['Invoke-RestMethod', CHROME.replace('Invoke-WebRequest', 'Invoke-RestMethod')],
+	['CRLF line endings', CHROME.replace(/\n/g, '\r\n')],
+	['a one-line hashtable', ONE_LINE],
+	['single-quoted strings', SINGLE_QUOTED],
+	['bare keys', BARE_KEYS]
+];
+
+const authorizationOf = (text: string) =>
+	parsePowerShell(text).headers.find((h) => h.name.toLowerCase() === 'authorization')?.value;
+
+describe('parsePowerShell', () => {
+	it.each(VARIANTS)('reads the URL, GET and the Authorization header of %s', (_, text) => {
+		const request = parsePowerShell(text);
+		expect(request.url).toBe(URL_CN);
+		expect(request.method).toBe('GET');
+		expect(authorizationOf(text)).toBe(HEADER);
+		expect(request.understood).toContain(
+			'Method GET: PowerShell’s default when there is no -Method.'
+		);
+	});
+
+	it('reads every real header in order, and none of the four HTTP/2 pseudo-header entries', () => {
+		const request = parsePowerShell(CHROME);
+		expect(request.headers.map((h) => h.name)).toEqual([
+			'accept',
+			'accept-language',
+			'authorization',
+			'sec-ch-ua',
+			'sec-fetch-mode'
+		]);
+		expect(request.headers[3]?.value).toBe('"Chromium";v="131", "Not_A Brand";v="24"');
+	});
+
+	it('says what it took and what it ignored of a Chrome paste', () => {
+		expect(parsePowerShell(CHROME).understood).toEqual([
+			'URL from -Uri.',
+			'Method GET: PowerShell’s default when there is no -Method.',
+			'The web session’s user agent and cookies ($session) are not signed, so they were ignored.',
+			'Ignored, as they do not change what is signed: -UseBasicParsing -WebSession.'
+		]);
+	});
+
+	it('unescapes double-quoted strings as PowerShell does, without evaluating anything', () => {
+		const request = parsePowerShell(
+			`Invoke-WebRequest -Uri "https://h/p" -Headers @{"x-escapes"="q\`"b\`\`n\`nr\`rt\`t0\`0d\`$x ""y"" \`a\`b\`f\`v\`e \`u{1F600} \`q"}`
+		);
+		expect(request.headers).toEqual([
+			{ name: 'x-escapes', value: 'q"b`n\nr\rt\t0\0d$x "y" \x07\b\f\v\x1b 😀 q' }
+		]);
+		// Every $ was escaped, so nothing would have been expanded.
+		expect(request.understood.join(' ')).not.toMatch(/expanded/);
+	});
+
+	it('reads single-quoted strings verbatim: doubled quotes, a literal backtick and $', () => {
+		const request = parsePowerShell(SINGLE_QUOTED);
+		expect(request.headers[1]).toEqual({ name: 'X-Note', value: "it's `n literal" });
+		const dollar = parsePowerShell(`Invoke-WebRequest -Uri 'https://h/$p' -Headers @{'x'='$y'}`);
+		expect(dollar.url).toBe('https://h/$p');
+		expect(dollar.headers).toEqual([{ name: 'x', value: '$y' }]);
+		expect(dollar.understood.join(' ')).not.toMatch(/expanded/);
+	});
+
+	it('reads the characters devtools writes as $([char]N)', () => {
+		const request = parsePowerShell(
+			'Invoke-WebRequest -Uri "https://h/p" -Headers @{"x-name"="Jos$([char]233) $([char]55357)$([char]56832)$([char]10)"}'
+		);
+		expect(request.headers).toEqual([{ name: 'x-name', value: 'José 😀\n' }]);
+		expect(request.understood.join(' ')).not.toMatch(/expanded/);
+	});
+
+	it('keeps a $variable or $(subexpression) as written, and says PowerShell would have expanded it', () => {
+		const request = parsePowerShell(
+			'Invoke-WebRequest -Uri "https://h/$env:TENANT/p" -Headers @{"Authorization"="MAC id=`"$kid`",ts=`"$(Get-Date -UFormat %s)`",nonce=`"n`",mac=`"m`""}'
+		);
+		expect(request.url).toBe('https://h/$env:TENANT/p');
+		expect(request.headers[0]?.value).toBe(
+			'MAC id="$kid",ts="$(Get-Date -UFormat %s)",nonce="n",mac="m"'
+		);
+		expect(request.understood).toContain(
+			'PowerShell would have expanded "$env:TENANT" in the -Uri: it is kept as written here, but the request sent had its value instead.'
+		);
+		expect(request.understood).toContain(
+			'PowerShell would have expanded "$kid", "$(Get-Date -UFormat %s)" in the "Authorization" header: it is kept as written here, but the request sent had their values instead.'
+		);
+	});
+
+	it('takes -Method in any spelling PowerShell accepts, and GET when there is none', () => {
+		const method = (args: string) =>
+			parsePowerShell(`Invoke-WebRequest -Uri "https://h/p" ${args}`).method;
+		expect(method('-Method "POST"')).toBe('POST');
+		expect(method('-Method POST')).toBe('POST');
+		expect(method("-Method 'put'")).toBe('PUT');
+		expect(method('-Meth Delete')).toBe('DELETE');
+		expect(method('-method:patch')).toBe('PATCH');
+		expect(method('-Method Default')).toBe('GET');
+		expect(method('-CustomMethod propfind')).toBe('PROPFIND');
+		expect(method('')).toBe('GET');
+		const custom = parsePowerShell('Invoke-WebRequest -Uri "https://h/p" -CustomMethod "lock"');
+		expect(custom.understood).toContain(
+			'Method LOCK from -CustomMethod (PowerShell upper-cases it).'
+		);
+		const refused = parsePowerShell('Invoke-WebRequest -Uri "https://h/p" -Method Fetch');
+		expect(refused.method).toBe('Fetch');
+		expect(refused.understood).toContain(
+			'PowerShell’s -Method takes Get, Post, Put, Delete, Patch, Head, Options, Trace or Merge, so "Fetch" would be refused (-CustomMethod sends others).'
+		);
+	});
+
+	// Was a bug, found by the property test: the parameter and method tables were plain objects, so
+	// -__proto__ threw a TypeError and -Method constructor gave back Object's constructor function.
+	it('knows no parameter or method that only Object.prototype has', () => {
+		const request = parsePowerShell(
+			`Invoke-WebRequest -__proto__ x -toString -Uri "${URL_CN}" -Method constructor`
+		);
+		expect(request.url).toBe(URL_CN);
+		expect(request.method).toBe('constructor');
+		expect(request.understood).toContain(
+			'Ignored, as they do not change what is signed: -__proto__ -toString.'
+		);
+		expect(
+			parsePowerShell(`Invoke-WebRequest -Uri "${URL_CN}" -Method hasOwnProperty`).method
+		).toBe('hasOwnProperty');
+	});
+
+	it('reads the URL quoted, bare, positional or typed with a word processor’s quotes and dash', () => {
+		for (const args of [
+			`-Uri ${URL_CN}`,
+			`'${URL_CN}'`,
+			`"${URL_CN}" -Method Get`,
+			`–Uri “${URL_CN}”`,
+			`-Uri:"${URL_CN}"`
+		]) {
+			expect(parsePowerShell(`Invoke-RestMethod ${args}`).url, args).toBe(URL_CN);
+		}
+		expect(parsePowerShell(`Invoke-RestMethod '${URL_CN}'`).understood[0]).toBe(
+			'URL from the command’s first argument (-Uri).'
+		);
+	});
+
+	it('adds http:// to a URL without a scheme, as PowerShell does, and says so', () => {
+		const request = parsePowerShell('Invoke-WebRequest -Uri "open.tapapis.cn/p"');
+		expect(request.url).toBe('http://open.tapapis.cn/p');
+		expect(request.understood[0]).toBe(
+			'The -Uri has no scheme, so PowerShell uses http:// (port 80): add https:// to call the service.'
+		);
+	});
+
+	it('ignores -ContentType and the body, and says so', () => {
+		const request = parsePowerShell(`Invoke-WebRequest -UseBasicParsing -Uri "${URL_CN}" \`
+-Method "POST" \`
+-Headers @{
+"method"="POST"
+  "authorization"="${psAuthorization()}"
+} \`
+-ContentType "application/json" \`
+-Body "{\`"nickname\`":\`"Ann\`"}"`);
+		expect(request.method).toBe('POST');
+		expect(request.headers.map((h) => h.name)).toEqual(['authorization']);
+		expect(request.understood).toContain('The body (-Body) is not signed, so it was ignored.');
+		expect(request.understood).toContain(
+			'Ignored, as they do not change what is signed: -UseBasicParsing -ContentType.'
+		);
+		const bytes = parsePowerShell(
+			`Invoke-WebRequest -Uri "${URL_CN}" -Method "POST" -Body ([System.Text.Encoding]::UTF8.GetBytes("{\`"n\`":\`"Jos$([char]233)\`"}"))`
+		);
+		expect(bytes.understood).toContain('The body (-Body) is not signed, so it was ignored.');
+	});
+
+	it('warns that a hashtable -Body with GET goes into the query string', () => {
+		const request = parsePowerShell(`Invoke-RestMethod -Uri "${URL_CN}" -Body @{page=2}`);
+		expect(request.url).toBe(URL_CN);
+		expect(request.understood).toContain(
+			'With GET, PowerShell appends a hashtable -Body to the query string (in no set order), which the URL here leaves out: check the query the server received.'
+		);
+		const post = parsePowerShell(`Invoke-RestMethod -Uri "${URL_CN}" -Method Post -Body @{page=2}`);
+		expect(post.understood.join(' ')).not.toMatch(/query string/);
+	});
+
+	it('builds the URL from the "path" entry when it differs from the -Uri, and says so', () => {
+		const request = parsePowerShell(
+			NO_SESSION.replace(
+				'"path"="/account/profile/v1?client_id=abc123"',
+				'"path"="/account/profile/v1?client_id=abc%31%323"'
+			)
+		);
+		expect(request.url).toBe('https://open.tapapis.cn/account/profile/v1?client_id=abc%31%323');
+		expect(request.understood).toContain(
+			'The -Uri says "/account/profile/v1?client_id=abc123" but the "path" entry (the HTTP/2 :path the browser sent) says "/account/profile/v1?client_id=abc%31%323": the URL is built from "path", the bytes actually sent.'
+		);
+	});
+
+	it('keeps the -Uri when "path" agrees with it or is not a path', () => {
+		expect(parsePowerShell(NO_SESSION).understood.join(' ')).not.toMatch(/"path"/);
+		const star = parsePowerShell(NO_SESSION.replace(/"path"="[^"]*"/, '"path"="*"'));
+		expect(star.url).toBe(URL_CN);
+		expect(star.understood).toContain('The "path" entry "*" is not a path, so it was not used.');
+	});
+
+	it('reads headers from a variable the paste sets: a hashtable, or a Dictionary filled with .Add', () => {
+		const hashtable = parsePowerShell(`$headers = @{
+    "Accept" = "application/json"
+    "Authorization" = "${psAuthorization()}"
+}
+Invoke-RestMethod -Uri "${URL_CN}" -Method Get -Headers $headers`);
+		expect(hashtable.headers[1]).toEqual({ name: 'Authorization', value: HEADER });
+		expect(hashtable.understood).toContain('Headers from $headers, set earlier in the paste.');
+
+		// Postman's "PowerShell - RestMethod" snippet.
+		const postman =
+			parsePowerShell(`$headers = New-Object "System.Collections.Generic.Dictionary[[String],[String]]"
+$headers.Add("Authorization", "${psAuthorization()}")
+
+$response = Invoke-RestMethod '${URL_CN}' -Method 'GET' -Headers $headers
+$response | ConvertTo-Json`);
+		expect(postman.url).toBe(URL_CN);
+		expect(postman.headers).toEqual([{ name: 'Authorization', value: HEADER }]);
+
+		const fromVariables = parsePowerShell(`$uri = '${URL_CN}'
+$auth = '${HEADER}'
+Invoke-WebRequest -Uri $uri -Headers @{ Authorization = $auth; Cookie = $null }`);
+		expect(fromVariables.url).toBe(URL_CN);
+		expect(fromVariables.headers).toEqual([{ name: 'Authorization', value: HEADER }]);
+	});
+
+	it('leaves out a header it cannot read without running anything, and says so', () => {
+		const request = parsePowerShell(
+			`Invoke-WebRequest -Uri "${URL_CN}" -Headers @{"X-Trace"=[guid]::NewGuid(); "authorization"="${psAuthorization()}"}`
+		);
+		expect(request.headers.map((h) => h.name)).toEqual(['authorization']);
+		expect(request.understood).toContain(
+			'The "X-Trace" header is "[guid]::NewGuid()", which is not evaluated here, so it was left out.'
+		);
+	});
+
+	it('reads the first MAC-signed command of "Copy all as PowerShell", and says so', () => {
+		const page = `Invoke-WebRequest -UseBasicParsing -Uri "https://game.example/" \`
+-Headers @{
+"accept"="text/html"
+}`;
+		const request = parsePowerShell(`${page};\r\n${CHROME};\r\n${NO_SESSION}`);
+		expect(request.url).toBe(URL_CN);
+		expect(request.headers.some((h) => h.name === 'authorization')).toBe(true);
+		expect(request.understood[0]).toBe(
+			'The paste holds 3 commands; the first MAC-signed one (number 2, Invoke-WebRequest) is read. To check another, paste it alone.'
+		);
+	});
+
+	it('skips comments, other statements and a pipeline after the command', () => {
+		const request = parsePowerShell(`# Sent from the support laptop
+<# copied from Edge
+   devtools #>
+$ProgressPreference = 'SilentlyContinue'
+$r = Invoke-WebRequest -Uri "${URL_CN}" -Headers @{ # the header the SDK sends
+  "authorization"="${psAuthorization()}"  # signed at ${TS}
+} | Select-Object -ExpandProperty Content
+Write-Host $r`);
+		expect(request.url).toBe(URL_CN);
+		expect(request.headers).toEqual([{ name: 'authorization', value: HEADER }]);
+	});
+
+	it.each([
+		['curl https://h/', /^Expected a PowerShell command, Invoke-WebRequest -Uri "https:\/\/…"/],
+		[
+			'$session = New-Object Microsoft.PowerShell.Commands.WebRequestSession\n$session.UserAgent = "x"',
+			'The paste sets up a web session ($session) but holds no Invoke-WebRequest or Invoke-RestMethod command: was it cut short?'
+		],
+		[
+			`Invoke-WebRequest -Headers @{"authorization"="${psAuthorization()}"}`,
+			'The Invoke-WebRequest command names no URL (-Uri "https://…"): was the paste cut short?'
+		],
+		['Invoke-WebRequest -Uri ""', 'The -Uri is empty: PowerShell would refuse to run the command.'],
+		[
+			'Invoke-WebRequest -Uri "https://h/p -Headers @{}',
+			'A double-quoted string opened at line 1, column 24 ("https://h/p -Headers @{…) is never closed: the paste is cut off, or a quote inside it is not escaped (`").'
+		],
+		[
+			"Invoke-WebRequest -Uri 'https://h/p -Headers @{}",
+			"A single-quoted string opened at line 1, column 24 ('https://h/p -Headers @{…) is never closed: the paste is cut off, or a quote inside it is not doubled ('')."
+		],
+		[
+			'$body = @"\n{"a": 1}\n',
+			'A here-string (@") opened at line 1, column 9 (@" {"a": 1} …) is never closed: it ends with "@ at the start of a line.'
+		],
+		[
+			'Invoke-WebRequest -Uri "https://h/p" -Headers @{\n  "accept"="*/*"\n',
+			'The hashtable @{ opened at line 1, column 47 (@{ "accept"="*/*" …) is never closed: it ends with "}": was the paste cut short?'
+		],
+		[
+			'Invoke-WebRequest -Uri "https://h/p" -Headers $headers',
+			'-Headers is $headers, a variable set elsewhere: the paste does not define it. Paste its definition ($headers = @{…}) too, or copy the request as cURL.'
+		],
+		[
+			'$headers = Get-SignedHeaders\nInvoke-WebRequest -Uri "https://h/p" -Headers $headers',
+			'-Headers is $headers, which the paste does not set to a hashtable @{…}: paste the command as devtools copies it, or copy the request as cURL.'
+		],
+		[
+			`Invoke-WebRequest -Uri "https://h/p" -Headers "Authorization: ${psAuthorization()}"`,
+			/^-Headers must be a hashtable such as @\{"Authorization"="MAC …"\}, as devtools writes it, not "Authorization: MAC id=\\"kid-1234567890\\",t…": paste the command as copied, or copy the request as cURL\.$/
+		],
+		[
+			'Invoke-WebRequest -Uri "https://h/p" -Headers (Get-SignedHeaders)',
+			/^-Headers must be a hashtable .* not "\(Get-SignedHeaders\)"/
+		],
+		[
+			'Invoke-WebRequest -Uri "https://h/p" -Headers @{"authorization" "MAC x"}',
+			'In the hashtable @{…} (line 1, column 49), "\\"authorization\\"" is not a key followed by "=" and a value.'
+		],
+		[
+			'Invoke-WebRequest -Uri "https://h/p" -Headers @{"authorization"=}',
+			'In the hashtable @{…} (line 1, column 49), "\\"authorization\\"" has no value after "=".'
+		],
+		[
+			'Invoke-WebRequest -Headers @{} -Uri',
+			'PowerShell’s -Uri needs a value, but the command ends there.'
+		],
+		[
+			'Invoke-WebRequest -Uri -Method GET',
+			'PowerShell’s -Uri needs a value, but "-Method" follows.'
+		],
+		[
+			'Invoke-WebRequest -Uri $uri -Headers @{}',
+			'The -Uri is $uri, a variable set elsewhere: the paste does not define it. Paste its definition ($uri = "https://…") too, or copy the request as cURL.'
+		],
+		[
+			'Invoke-WebRequest -Uri ($base + "/p")',
+			'The -Uri is "($base + \\"/p\\")", which PowerShell works out when it runs; nothing is evaluated here. Paste the command with the value written out, or copy the request as cURL.'
+		],
+		[
+			'Invoke-WebRequest -Uri "https://h/p" -Headers @{"Authorization"=$signature}',
+			/^The Authorization header is \$signature, a variable set elsewhere: the paste does not define it\. Paste its definition \(\$signature = "MAC id=`"…`",…"\) too, or copy the request as cURL\.$/
+		],
+		[
+			'Invoke-WebRequest -Uri "https://h/p" -Headers @{"Authorization"="MAC " + $sig}',
+			'The Authorization header is "\\"MAC \\" + $sig", which PowerShell works out when it runs; nothing is evaluated here. Paste the command with the header written out, or copy the request as cURL.'
+		]
+	])('refuses %j with a MacInputError saying why', (text, message) => {
+		expect(() => parsePowerShell(text)).toThrow(MacInputError);
+		expect(() => parsePowerShell(text)).toThrow(message);
+	});
+
+	it('says where a paste cut short inside the Authorization value breaks off', () => {
+		const cut = CHROME.slice(0, CHROME.indexOf('nonce='));
+		expect(() => parsePowerShell(cut)).toThrow(
+			/^A double-quoted string opened at line 13, column 19 \("MAC id=`"kid-1234567890…\) is never closed/
+		);
+	});
+
+	it('refuses strings nested past any paste devtools writes, with a MacInputError', () => {
+		const deep = `Invoke-WebRequest -Uri "${'$("'.repeat(5000)}`;
+		expect(() => parsePowerShell(deep)).toThrow(
+			/nests strings, subexpressions or hashtables more than 64 deep/
+		);
+		const tables = `Invoke-WebRequest -Uri "https://h/" -Body ${'@{a='.repeat(5000)}`;
+		expect(() => parsePowerShell(tables)).toThrow(MacInputError);
+	});
+});
+
+describe('parseSignedRequest on a PowerShell command', () => {
+	it.each(VARIANTS)('reads %s with nothing missing but the key', (_, text) => {
+		expect(parseSignedRequest(text)).toMatchObject({
+			kind: 'powershell',
+			method: 'GET',
+			url: URL_CN,
+			authorization: PARAMS,
+			authorizationValue: HEADER,
+			missing: ['mac_key']
+		});
+	});
+
+	it.each(VARIANTS)(
+		'matches the signature of %s, end to end, and the case file says it was PowerShell',
+		async (_, text) => {
+			const request = parseSignedRequest(text);
+			const diagnosis = await diagnose({
+				authorization: request.authorization,
+				method: request.method,
+				url: request.url ?? '',
+				macKey: KEY
+			});
+			expect(diagnosis.verdict).toBe('match');
+			const markdown = caseFileMarkdown({
+				authorization: request.authorization,
+				method: request.method ?? 'GET',
+				url: request.url ?? '',
+				diagnosis,
+				source: { kind: request.kind, understood: request.understood }
+			});
+			expect(markdown).toContain('- Pasted as: PowerShell\n');
+		}
+	);
+
+	it('matches a signature over the "path" bytes, which the -Uri alone would not', async () => {
+		// Signed over %2D as the browser sent it; the -Uri shows the decoded "-".
+		const signature = mac(
+			`${TS}\n${NONCE}\nGET\n/account/profile/v1?client_id=abc%2D123\nopen.tapapis.cn\n443\n\n`
+		);
+		const text = `Invoke-WebRequest -UseBasicParsing -Uri "https://open.tapapis.cn/account/profile/v1?client_id=abc-123" \`
+-Headers @{
+"authority"="open.tapapis.cn"
+  "method"="GET"
+  "path"="/account/profile/v1?client_id=abc%2D123"
+  "scheme"="https"
+  "authorization"="${psAuthorization(signature)}"
+}`;
+		const request = parseSignedRequest(text);
+		expect(request.url).toBe('https://open.tapapis.cn/account/profile/v1?client_id=abc%2D123');
+		const verdict = async (url: string) =>
+			(await diagnose({ authorization: request.authorization, url, macKey: KEY })).verdict;
+		expect(await verdict(request.url ?? '')).toBe('match');
+		expect(await verdict('https://open.tapapis.cn/account/profile/v1?client_id=abc-123')).not.toBe(
+			'match'
+		);
+	});
+
+	it('matches a POST signed over POST', async () => {
+		const signature = mac(
+			`${TS}\n${NONCE}\nPOST\n/account/profile/v1?client_id=abc123\nopen.tapapis.cn\n443\n\n`
+		);
+		const request = parseSignedRequest(
+			`Invoke-WebRequest -Uri '${URL_CN}' -Method POST -Headers @{Authorization="${psAuthorization(signature)}"} -ContentType 'application/json' -Body '{}'`
+		);
+		expect(request.method).toBe('POST');
+		const diagnosis = await diagnose({
+			authorization: request.authorization,
+			method: request.method,
+			url: request.url ?? '',
+			macKey: KEY
+		});
+		expect(diagnosis.verdict).toBe('match');
+	});
+
+	it('says the command sends no Authorization header when it has none', () => {
+		for (const text of [
+			`Invoke-WebRequest -Uri "${URL_CN}"`,
+			`Invoke-WebRequest -Uri "${URL_CN}" -Headers @{"accept"="*/*"}`
+		]) {
+			expect(() => parseSignedRequest(text)).toThrow(
+				'The PowerShell command sends no Authorization header (-Headers @{"authorization"="MAC …"}).'
+			);
+		}
+	});
+
+	it('tells a Bearer header apart from MAC', () => {
+		expect(() =>
+			parseSignedRequest(
+				`Invoke-WebRequest -Uri "${URL_CN}" -Headers @{"authorization"="Bearer abc"}`
+			)
+		).toThrow(/"Bearer", not MAC/);
+	});
+
+	it('keeps a URL that cannot be signed to correct, and asks for the URL', () => {
+		const result = parseSignedRequest(
+			`Invoke-WebRequest -Uri "ftp://h/p" -Headers @{"authorization"="${psAuthorization()}"}`
+		);
+		expect(result.url).toBe('ftp://h/p');
+		expect(result.missing).toEqual(['url', 'mac_key']);
+		expect(result.understood.join(' ')).toMatch(/The URL cannot be signed: Only https/);
+	});
+
+	it('puts only the method, URL and Authorization header in a share link', () => {
+		const link = requestForLink(CHROME);
+		expect(link).not.toMatch(/session|cookie|Mozilla|sec-ch-ua/i);
+		expect(parseSignedRequest(link)).toMatchObject({
+			kind: 'curl',
+			method: 'GET',
+			url: URL_CN,
+			authorization: PARAMS
+		});
+		const post = requestForLink(
+			`Invoke-WebRequest -Uri "${URL_CN}" -Method "POST" -Headers @{"authorization"="${psAuthorization()}"} -Body "secret=1"`
+		);
+		expect(post).not.toContain('secret');
+		expect(parseSignedRequest(post)).toMatchObject({ kind: 'curl', method: 'POST', url: URL_CN });
+	});
+});
