@@ -258,7 +258,11 @@ describe('parseHar', () => {
 		['{"log": null}', /not a HAR file/],
 		['{"log": {"entries": {}}}', /no "log.entries" list/],
 		['{"log": {"entries": []}}', /holds no requests \(log\.entries is empty\)/],
-		['{"log": {"entries": [1, "a"]}}', /None of the HAR's 2 requests sends an Authorization header/]
+		[
+			'{"log": {"entries": [1, "a"]}}',
+			/None of the HAR's 2 requests sends an Authorization header/
+		],
+		['{"log": {"entries": [1]}}', /^The HAR's one request sends no Authorization header\./]
 	])('refuses %j with a MacInputError saying why', (text, message) => {
 		expect(() => parseHar(text)).toThrow(MacInputError);
 		expect(() => parseHar(text)).toThrow(message);

@@ -87,19 +87,23 @@ export function parseHar(text: string): ParsedRequest {
 		}
 	}
 
-	const requests = `${entries.length} request${entries.length === 1 ? '' : 's'}`;
+	// "None of the HAR's 1 request" reads wrong; one request gets its own phrasing.
+	const none =
+		entries.length === 1 ? "The HAR's one request" : `None of the HAR's ${entries.length} requests`;
+	const sends = entries.length === 1 ? 'sends no' : 'sends an';
+	const signed = entries.length === 1 ? 'is not signed' : 'is signed';
 	if (first === undefined) {
 		if (withAuthorization === 0) {
 			// Chrome 130 and later leave Authorization out of a HAR unless told to keep sensitive data.
 			fail(
-				`None of the HAR's ${requests} sends an Authorization header. Chrome leaves it out of a HAR ` +
+				`${none} ${sends} Authorization header. Chrome leaves it out of a HAR ` +
 					'unless "Allow to generate HAR with sensitive data" is on in DevTools settings: turn it on ' +
 					'and export again, or copy the signed request alone as cURL or fetch.'
 			);
 		}
 		const schemes = [...otherSchemes].slice(0, 3).map((scheme) => quoted(scheme));
 		fail(
-			`None of the HAR's ${requests} is signed with MAC: its Authorization headers use ` +
+			`${none} ${signed} with MAC: its Authorization headers use ` +
 				`${schemes.join(', ')}, not MAC.`
 		);
 	}
@@ -111,7 +115,7 @@ export function parseHar(text: string): ParsedRequest {
 				'To check another, paste it alone, e.g. copied as cURL.'
 		);
 	} else if (entries.length > 1) {
-		understood.push(`The one MAC-signed request of the HAR's ${requests} is used.`);
+		understood.push(`The one MAC-signed request of the HAR's ${entries.length} requests is used.`);
 	}
 	const method = readMethod(first.request, understood);
 	const url = readUrl(first, understood);
