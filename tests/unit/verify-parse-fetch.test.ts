@@ -1,18 +1,8 @@
-import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { MacInputError } from '$lib/mac';
-import { caseFileMarkdown, diagnose, parseFetch, parseSignedRequest } from '$lib/verify';
+import { parseFetch, parseSignedRequest } from '$lib/verify';
+import { GOOD_MAC, KEY, KID, NONCE, TS, URL_CN, diagnosePaste } from './verify-paste-fixtures';
 
-const KEY = 'k7Qx2mZpR4vN8sLw';
-const KID = 'kid-1234567890';
-const TS = '1700000000';
-const NONCE = 'bm9uY2Ux';
-const URL_CN = 'https://open.tapapis.cn/account/profile/v1?client_id=abc123';
-
-/** The customer's signer, apart from the app: node:crypto over the literal base string. */
-const GOOD_MAC = createHmac('sha1', KEY)
-	.update(`${TS}\n${NONCE}\nGET\n/account/profile/v1?client_id=abc123\nopen.tapapis.cn\n443\n\n`)
-	.digest('base64');
 const PARAMS = { id: KID, ts: TS, nonce: NONCE, mac: GOOD_MAC };
 // The header value as it sits inside a JSON string: every quote escaped.
 const ESCAPED = `MAC id=\\"${KID}\\",ts=\\"${TS}\\",nonce=\\"${NONCE}\\",mac=\\"${GOOD_MAC}\\"`;
@@ -236,22 +226,10 @@ describe('parseSignedRequest on a fetch call', () => {
 	it.each(SNIPPETS)(
 		'matches the signature of a %s snippet, end to end, and the case file says it was fetch',
 		async (_, text) => {
-			const request = parseSignedRequest(text);
-			const diagnosis = await diagnose({
-				authorization: request.authorization,
-				method: request.method,
-				url: request.url ?? '',
-				macKey: KEY
+			expect(await diagnosePaste(text, KEY)).toEqual({
+				verdict: 'match',
+				pastedAs: 'fetch call'
 			});
-			expect(diagnosis.verdict).toBe('match');
-			const markdown = caseFileMarkdown({
-				authorization: request.authorization,
-				method: request.method ?? 'GET',
-				url: request.url ?? '',
-				diagnosis,
-				source: { kind: request.kind, understood: request.understood }
-			});
-			expect(markdown).toContain('- Pasted as: fetch call\n');
 		}
 	);
 

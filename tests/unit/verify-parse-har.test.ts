@@ -1,22 +1,7 @@
-import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { MacInputError } from '$lib/mac';
-import { caseFileMarkdown, diagnose, parseHar, parseSignedRequest } from '$lib/verify';
-
-const KEY = 'k7Qx2mZpR4vN8sLw';
-const KID = 'kid-1234567890';
-const TS = '1700000000';
-const NONCE = 'bm9uY2Ux';
-const URL_CN = 'https://open.tapapis.cn/account/profile/v1?client_id=abc123';
-
-/** The customer's signer, apart from the app: node:crypto over the literal base string. */
-function mac(base: string): string {
-	return createHmac('sha1', KEY).update(base, 'utf8').digest('base64');
-}
-
-const GOOD_MAC = mac(
-	`${TS}\n${NONCE}\nGET\n/account/profile/v1?client_id=abc123\nopen.tapapis.cn\n443\n\n`
-);
+import { diagnose, parseHar, parseSignedRequest } from '$lib/verify';
+import { GOOD_MAC, KEY, KID, NONCE, TS, URL_CN, diagnosePaste, mac } from './verify-paste-fixtures';
 
 function macHeader(id = KID, signature = GOOD_MAC): string {
 	return `MAC id="${id}",ts="${TS}",nonce="${NONCE}",mac="${signature}"`;
@@ -300,22 +285,10 @@ describe('parseSignedRequest on a HAR', () => {
 	});
 
 	it('matches the signature of the HAR request, end to end, and the case file says it was a HAR', async () => {
-		const request = parseSignedRequest(CHROME_HAR);
-		const diagnosis = await diagnose({
-			authorization: request.authorization,
-			method: request.method,
-			url: request.url ?? '',
-			macKey: KEY
+		expect(await diagnosePaste(CHROME_HAR, KEY)).toEqual({
+			verdict: 'match',
+			pastedAs: 'HAR file'
 		});
-		expect(diagnosis.verdict).toBe('match');
-		const markdown = caseFileMarkdown({
-			authorization: request.authorization,
-			method: request.method ?? 'GET',
-			url: request.url ?? '',
-			diagnosis,
-			source: { kind: request.kind, understood: request.understood }
-		});
-		expect(markdown).toContain('- Pasted as: HAR file\n');
 	});
 
 	it('matches a signature over the :path bytes, which the HAR URL alone would not', async () => {
