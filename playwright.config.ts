@@ -3,8 +3,9 @@ import { chromiumArgs, chromiumPath } from './tests/tools/chromium.js';
 
 // The end-to-end tests run against the production build served under a base path, as GitHub Pages serves it.
 export const BASE_PATH = '/mac-token-playground';
-const PORT = 4173;
-export const RELAY_PORT = 8788;
+// Overridable so that two checkouts on one machine can run their suites side by side.
+const PORT = Number(process.env.E2E_PORT ?? 4173);
+export const RELAY_PORT = Number(process.env.E2E_RELAY_PORT ?? 8788);
 
 export default defineConfig({
 	testDir: 'tests/e2e',
