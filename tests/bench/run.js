@@ -166,7 +166,9 @@ async function main() {
 	// 2. Weight.
 	log('\n## Weight: documents, scripts and styles the page loads (same origin), gzip -9 each');
 	const siteWeight = await pageWeight(browser, playgroundUrl, (page) =>
-		page.getByTestId('authorization-header').waitFor({ state: 'visible' })
+		page
+			.getByRole('status', { name: 'Authorization header', exact: true })
+			.waitFor({ state: 'visible' })
 	);
 	printWeight('playground /', siteWeight);
 	const bareWeight = await pageWeight(browser, `${bareServer.origin}/`, (page) =>

@@ -39,7 +39,9 @@ const states: { name: string; path: string; act?: (page: Page) => Promise<void> 
 		path: './',
 		act: async (page) => {
 			await page.getByRole('button', { name: 'Send', exact: true }).click();
-			await expect(page.getByTestId('response-status')).toHaveText('200 OK');
+			await expect(page.getByRole('status', { name: 'HTTP status', exact: true })).toHaveText(
+				'200 OK'
+			);
 			await page.getByText('Sandbox settings and token lifecycle').click();
 			await page.getByText('Headers the browser can read').click();
 			await page.getByText('Hex view').click();
@@ -53,7 +55,7 @@ const states: { name: string; path: string; act?: (page: Page) => Promise<void> 
 		act: async (page) => {
 			await page.getByLabel('client_id').fill('wrong');
 			await page.getByRole('button', { name: 'Send', exact: true }).click();
-			await expect(page.locator('[data-code="invalid_client"]')).toBeVisible();
+			await expect(page.getByRole('region', { name: 'invalid_client', exact: true })).toBeVisible();
 			await page.getByLabel('mac_algorithm').fill('rsa');
 			await page.getByText('Paste SDK login result', { exact: true }).first().click();
 			await page.getByRole('textbox', { name: 'Paste SDK login result' }).fill('{');
@@ -95,7 +97,7 @@ const states: { name: string; path: string; act?: (page: Page) => Promise<void> 
 			await page
 				.getByLabel('Response body')
 				.fill('{"error":"invalid_time","error_description":"ts"}');
-			await expect(page.locator('[data-code="invalid_time"]')).toBeVisible();
+			await expect(page.getByRole('region', { name: 'invalid_time', exact: true })).toBeVisible();
 		}
 	},
 	{ name: 'not found', path: './nowhere' }
@@ -110,7 +112,9 @@ for (const colorScheme of ['light', 'dark'] as const) {
 				await page.goto(state.path);
 				await page.waitForLoadState('networkidle');
 				if (state.path === './')
-					await expect(page.getByTestId('authorization-header')).toBeVisible();
+					await expect(
+						page.getByRole('status', { name: 'Authorization header', exact: true })
+					).toBeVisible();
 				await state.act?.(page);
 				expect(await violations(page)).toEqual([]);
 			});
@@ -135,7 +139,9 @@ test('keyboard only: sign, send, read the explanation and act on it, with focus 
 	page
 }) => {
 	await page.goto('./');
-	await expect(page.getByTestId('authorization-header')).toBeVisible();
+	await expect(
+		page.getByRole('status', { name: 'Authorization header', exact: true })
+	).toBeVisible();
 	await tabTo(page, (element) => element.id === 'client_id');
 	expect(
 		await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)
@@ -147,7 +153,7 @@ test('keyboard only: sign, send, read the explanation and act on it, with focus 
 		await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)
 	).not.toBe('none');
 	await page.keyboard.press('Enter');
-	await expect(page.locator('[data-code="invalid_client"]')).toBeVisible();
+	await expect(page.getByRole('region', { name: 'invalid_client', exact: true })).toBeVisible();
 	await tabTo(page, (element) => element.textContent?.trim() === 'Go to client_id');
 	await page.keyboard.press('Enter');
 	await expect(page.getByLabel('client_id')).toBeFocused();
@@ -155,7 +161,7 @@ test('keyboard only: sign, send, read the explanation and act on it, with focus 
 	await page.keyboard.type('demo-client-0001');
 	await tabTo(page, (element) => element.textContent?.trim() === 'Send');
 	await page.keyboard.press('Enter');
-	await expect(page.getByTestId('response-status')).toHaveText('200 OK');
+	await expect(page.getByRole('status', { name: 'HTTP status', exact: true })).toHaveText('200 OK');
 });
 
 test('reduced motion: nothing animates', async ({ page }) => {

@@ -66,7 +66,8 @@ async function textBoxes(page: Page): Promise<string[]> {
 const PAGES = [
 	{
 		path: './',
-		ready: (page: Page) => expect(page.getByTestId('authorization-header')).toBeVisible()
+		ready: (page: Page) =>
+			expect(page.getByRole('status', { name: 'Authorization header', exact: true })).toBeVisible()
 	},
 	{
 		path: './verify',

@@ -4,8 +4,9 @@ import { expect, test, type Page } from '@playwright/test';
 const DRAFT_HEADER =
 	'MAC id="h480djs93hd8",ts="1336363200",nonce="dj83hs9s",mac="6T3zZzy2Emppni6bzL7kdRxUWL4="';
 
-const header = (page: Page) => page.getByTestId('authorization-header');
-const curl = (page: Page) => page.getByTestId('curl-command');
+const header = (page: Page) =>
+	page.getByRole('status', { name: 'Authorization header', exact: true });
+const curl = (page: Page) => page.getByRole('status', { name: 'curl command', exact: true });
 const wholeBase = (page: Page) => page.getByLabel('Base string with line feeds shown');
 
 test.beforeEach(async ({ page }) => {
@@ -14,7 +15,7 @@ test.beforeEach(async ({ page }) => {
 	});
 	await page.goto('./');
 	// The header is rendered only once the page has hydrated: typing before that would be lost.
-	await expect(page.getByTestId('authorization-header')).toBeVisible();
+	await expect(header(page)).toBeVisible();
 });
 
 test("the worked example preset gives the draft's correct mac, header, curl and escaped base string", async ({
@@ -28,8 +29,14 @@ test("the worked example preset gives the draft's correct mac, header, curl and 
 	await expect(wholeBase(page)).toHaveText(
 		'1336363200↵\ndj83hs9s↵\nGET↵\n/resource/1?b=1&a=2↵\nexample.com↵\n80↵\n↵\n'
 	);
-	await expect(page.locator('p', { hasText: 'bytes in UTF-8' })).toContainText('60 bytes in UTF-8');
-	await expect(page.getByTestId('digest-hex')).toHaveText(
+	await expect(page.getByRole('status', { name: 'Base string (escaped)', exact: true })).toHaveText(
+		String.raw`1336363200\ndj83hs9s\nGET\n/resource/1?b=1&a=2\nexample.com\n80\n\n`
+	);
+	await expect(page.getByText('60 bytes in UTF-8')).toBeVisible();
+	await expect(page.getByRole('status', { name: 'Signature (base64)', exact: true })).toHaveText(
+		'6T3zZzy2Emppni6bzL7kdRxUWL4='
+	);
+	await expect(page.getByRole('status', { name: 'Signature (hex)', exact: true })).toHaveText(
 		Buffer.from('6T3zZzy2Emppni6bzL7kdRxUWL4=', 'base64').toString('hex')
 	);
 });
@@ -80,7 +87,7 @@ test('going to another page and back keeps everything typed, the answer and the 
 	await page.getByLabel('mac_key', { exact: true }).fill('key-typed-before-leaving');
 	await page.getByLabel('ts', { exact: true }).fill('1700000000');
 	await page.getByRole('button', { name: 'Send', exact: true }).click();
-	await expect(page.getByTestId('response-status')).toBeVisible();
+	await expect(page.getByRole('status', { name: 'HTTP status', exact: true })).toBeVisible();
 	const headerBefore = await header(page).textContent();
 
 	await page.getByRole('link', { name: 'Verify a signature' }).click();
@@ -91,7 +98,7 @@ test('going to another page and back keeps everything typed, the answer and the 
 	await expect(page.getByLabel('kid', { exact: true })).toHaveValue('kid-typed-before-leaving');
 	await expect(page.getByLabel('mac_key', { exact: true })).toHaveValue('key-typed-before-leaving');
 	await expect(header(page)).toHaveText(headerBefore ?? '');
-	await expect(page.getByTestId('response-status')).toBeVisible();
+	await expect(page.getByRole('status', { name: 'HTTP status', exact: true })).toBeVisible();
 	await page.getByRole('link', { name: 'Verify a signature' }).click();
 	await expect(page.getByRole('textbox', { name: 'Signed request' })).toHaveValue(
 		'curl https://example.com/'

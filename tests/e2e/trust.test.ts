@@ -37,7 +37,9 @@ test('the mac_key stays in memory: not in the URL, storage, cookies, requests, c
 	page.on('pageerror', (error) => consoleLines.push(error.message));
 
 	await page.goto('./');
-	await expect(page.getByTestId('authorization-header')).toBeVisible();
+	await expect(
+		page.getByRole('status', { name: 'Authorization header', exact: true })
+	).toBeVisible();
 	// The SDK paste, the credential, every send target, the code view, copying.
 	await page.getByText('Paste SDK login result', { exact: true }).first().click();
 	await page.getByRole('textbox', { name: 'Paste SDK login result' }).fill(
@@ -51,11 +53,11 @@ test('the mac_key stays in memory: not in the URL, storage, cookies, requests, c
 	);
 	await page.getByLabel('mac_key', { exact: true }).fill(KEY);
 	await page.getByRole('button', { name: 'Send', exact: true }).click();
-	await expect(page.locator('[data-code="access_denied"]')).toBeVisible();
+	await expect(page.getByRole('region', { name: 'access_denied', exact: true })).toBeVisible();
 	await page.getByLabel('Proxy', { exact: true }).check();
 	await page.getByLabel('Relay address').fill(`http://127.0.0.1:${RELAY_PORT}/`);
 	await page.getByRole('button', { name: 'Send', exact: true }).click();
-	await expect(page.locator('[data-code="access_denied"]')).toBeVisible();
+	await expect(page.getByRole('region', { name: 'access_denied', exact: true })).toBeVisible();
 	await page.route('https://open.tapapis.cn/**', (route) => route.abort('accessdenied'));
 	await page.getByLabel('Direct', { exact: true }).check();
 	await page.getByRole('button', { name: 'Send', exact: true }).click();
@@ -116,7 +118,9 @@ test('response bodies, pastes and messages render as text; an avatar shows only 
 	page
 }) => {
 	await page.goto('./');
-	await expect(page.getByTestId('authorization-header')).toBeVisible();
+	await expect(
+		page.getByRole('status', { name: 'Authorization header', exact: true })
+	).toBeVisible();
 	await page.route('http://127.0.0.1:9/**', (route) =>
 		route.request().method() === 'OPTIONS'
 			? route.fulfill({
@@ -183,9 +187,11 @@ test('after the first visit the site works offline, sandbox included', async ({
 	});
 	await context.setOffline(true);
 	await page.reload();
-	await expect(page.getByTestId('authorization-header')).toBeVisible();
+	await expect(
+		page.getByRole('status', { name: 'Authorization header', exact: true })
+	).toBeVisible();
 	await page.getByRole('button', { name: 'Send', exact: true }).click();
-	await expect(page.getByTestId('response-status')).toHaveText('200 OK');
+	await expect(page.getByRole('status', { name: 'HTTP status', exact: true })).toHaveText('200 OK');
 	await page.getByRole('link', { name: 'Verify a signature' }).click();
 	await expect(page.getByRole('textbox', { name: 'Signed request' })).toBeVisible();
 	await page.goto('./errors');

@@ -40,8 +40,12 @@ test('a pasted header asks for the URL and the key, then matches', async ({ page
 	await page.getByRole('textbox', { name: 'Request URL' }).fill(URL);
 	await expect(verdict(page)).toContainText('Match');
 	await expect(verdict(page)).not.toContainText('Mismatch');
-	const customerMac = await page.getByTestId('customer-mac').textContent();
-	await expect(page.getByTestId('expected-mac')).toHaveText(customerMac ?? '');
+	const customerMac = await page
+		.getByRole('status', { name: "Customer's mac", exact: true })
+		.textContent();
+	await expect(page.getByRole('status', { name: 'Expected mac', exact: true })).toHaveText(
+		customerMac ?? ''
+	);
 	await expect(page.getByText(/Clock:/)).toBeVisible();
 });
 
@@ -142,10 +146,12 @@ test('the errors page lists all seven codes and explains a pasted body', async (
 		.fill(
 			'{"data":{"code":0,"error":"forbidden","error_description":"no","msg":"No permission"},"now":1,"success":false}'
 		);
-	await expect(page.locator('[data-code="forbidden"]')).toContainText(
+	await expect(page.getByRole('region', { name: 'forbidden', exact: true })).toContainText(
 		'do not resubmit the request'
 	);
-	await expect(page.locator('[data-code="forbidden"]')).toContainText('No permission');
+	await expect(page.getByRole('region', { name: 'forbidden', exact: true })).toContainText(
+		'No permission'
+	);
 	await page.getByLabel('Response body').fill('<html><title>Bad Gateway</title></html>');
 	await expect(page.getByText('The body is an HTML page ("Bad Gateway")')).toBeVisible();
 	await page.getByLabel('Response body').fill('{"error":"teapot"}');

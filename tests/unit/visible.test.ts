@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { visibleSegments, visibleText } from '$lib/ui/visible';
+import { escapeLineBreaks, visibleSegments, visibleText } from '$lib/ui/visible';
+import { unescapeBaseString } from '$lib/verify/base-string-diff';
 
 describe('visibleText', () => {
 	it('marks every LF, CR and tab', () => {
@@ -25,5 +26,17 @@ describe('visibleSegments', () => {
 			{ kind: 'text', shown: 'ab' },
 			{ kind: 'lf', shown: '↵', label: 'line feed' }
 		]);
+	});
+});
+
+describe('escapeLineBreaks', () => {
+	it('writes backslash, LF and CR as escapes and leaves the rest, tabs and spaces included', () => {
+		expect(escapeLineBreaks('1\nn\\o\r\nGET\t ü\n\n')).toBe('1\\nn\\\\o\\r\\nGET\t ü\\n\\n');
+	});
+
+	it('is undone by the verify page reading a logged base string back', () => {
+		for (const base of ['1\nn\nGET\n/p?a=\\n\nh\n443\n\n', 'a\r\nb\\\\r\n', '\\t\n\n']) {
+			expect(unescapeBaseString(escapeLineBreaks(base))).toBe(base);
+		}
 	});
 });

@@ -61,3 +61,13 @@ export function visibleText(text: string): string {
 		.map((segment) => segment.shown)
 		.join('');
 }
+
+const LINE_ESCAPES: Record<string, string> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r' };
+
+/**
+ * The text on one line, as a log or a string literal writes it: `\` as `\\`, LF as `\n`, CR as
+ * `\r`; every other character as it is.
+ */
+export function escapeLineBreaks(text: string): string {
+	return text.replace(/[\\\n\r]/g, (char) => LINE_ESCAPES[char] ?? char);
+}
