@@ -16,9 +16,11 @@ if ARGV == ['--version']
 end
 
 requests = JSON.parse($stdin.read).fetch('requests')
+# A client is only needed to make a token; nothing here connects.
+client = OAuth2::Client.new('interop-client', 'unused')
 headers = requests.map do |request|
   # The gem's default algorithm is hmac-sha-256; the service's is hmac-sha-1.
-  token = OAuth2::MACToken.new(nil, request['kid'], request['key'], algorithm: 'hmac-sha-1')
+  token = OAuth2::MACToken.new(client, request['kid'], request['key'], algorithm: 'hmac-sha-1')
   token.header(request['method'], request['url'])
 end
 puts JSON.generate({ headers: headers })
