@@ -1,4 +1,4 @@
-import { MacInputError } from './errors';
+import { MacInputError, requireObject, requireText } from './errors';
 
 export interface MacHeaderParams {
 	/** The kid. */
@@ -18,7 +18,9 @@ export interface HeaderStyle {
  * Throws unless `value` can stand inside a quoted header value: not empty, no `"`, backslash or
  * control character, and ASCII only (fetch refuses anything else in a header).
  */
-export function checkHeaderValue(field: string, value: string): void {
+export function checkHeaderValue(name: string, value: string): void {
+	const field = typeof name === 'string' ? name : 'value';
+	requireText(field, value);
 	if (value === '') throw new MacInputError(field, `${field} is empty.`);
 	for (const char of value) {
 		const code = char.codePointAt(0) ?? 0;
@@ -42,16 +44,17 @@ export function checkHeaderValue(field: string, value: string): void {
 }
 
 /** `MAC id="…",ts="…",nonce="…",mac="…"` (spec §5.1), with `ext="…"` before mac when non-empty. */
-export function authorizationHeader(params: MacHeaderParams, style: HeaderStyle = {}): string {
+export function authorizationHeader(params: MacHeaderParams, style?: HeaderStyle): string {
+	requireObject('Authorization', params);
 	const parts: [string, string][] = [
 		['id', params.id],
 		['ts', params.ts],
 		['nonce', params.nonce]
 	];
-	if (params.ext) parts.push(['ext', params.ext]);
+	if (params.ext !== undefined && params.ext !== '') parts.push(['ext', params.ext]);
 	parts.push(['mac', params.mac]);
 	for (const [name, value] of parts) checkHeaderValue(name, value);
-	return `MAC ${parts.map(([name, value]) => `${name}="${value}"`).join(style.space ? ', ' : ',')}`;
+	return `MAC ${parts.map(([name, value]) => `${name}="${value}"`).join(style?.space === true ? ', ' : ',')}`;
 }
 
 const KNOWN = new Set(['id', 'ts', 'nonce', 'mac', 'ext']);
@@ -68,6 +71,7 @@ const PARAM = /\s*([A-Za-z][\w-]*)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,"]*))\s*(,
  * wrapped across lines, values quoted or bare. Throws a MacInputError saying what is wrong.
  */
 export function parseAuthorization(header: string): MacHeaderParams {
+	requireText('Authorization', header);
 	let text = header.trim().replace(/^authorization\s*:\s*/i, '');
 	const scheme = /^([A-Za-z][\w-]*)\s+/.exec(text);
 	if (!scheme)
