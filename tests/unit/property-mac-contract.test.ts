@@ -26,7 +26,7 @@ const anyValue: fc.Arbitrary<unknown> = fc.oneof(
 );
 
 /** An object like `shape` with some fields left out and others replaced by any value. */
-function damaged(shape: fc.Arbitrary<Record<string, unknown>>): fc.Arbitrary<unknown> {
+function damaged<T extends object>(shape: fc.Arbitrary<T>): fc.Arbitrary<unknown> {
 	return fc
 		.tuple(
 			shape,
@@ -35,7 +35,7 @@ function damaged(shape: fc.Arbitrary<Record<string, unknown>>): fc.Arbitrary<unk
 			})
 		)
 		.map(([object, edits]) => {
-			const copy: Record<string, unknown> = { ...object };
+			const copy: Record<string, unknown> = { ...(object as Record<string, unknown>) };
 			const keys = Object.keys(copy);
 			for (const [at, value, remove] of edits) {
 				const key = keys[at % keys.length];

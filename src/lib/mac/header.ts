@@ -59,6 +59,10 @@ export function authorizationHeader(params: MacHeaderParams, style?: HeaderStyle
 
 const KNOWN = new Set(['id', 'ts', 'nonce', 'mac', 'ext']);
 
+// Draft 0 of MAC access authentication, which some libraries still default to, signs another string.
+const DRAFT_0 =
+	' It looks like draft 0 of MAC authentication (a nonce of "age:random", no ts, a bodyhash): the service signs draft 1, with a ts (oauthlib: prepare_mac_header(…, draft=1)).';
+
 function headerError(message: string): never {
 	throw new MacInputError('Authorization', message);
 }
@@ -68,7 +72,7 @@ const PARAM = /\s*([A-Za-z][\w-]*)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,"]*))\s*(,
 
 /**
  * Reads a MAC Authorization header as people paste it: with or without `Authorization:`, `,` or `, `,
- * wrapped across lines, values quoted or bare. Throws a MacInputError saying what is wrong.
+ * wrapped across lines, values quoted or bare, the parts in any order; a value may hold `:` and `=`. Throws a MacInputError saying what is wrong.
  */
 export function parseAuthorization(header: string): MacHeaderParams {
 	requireText('Authorization', header);
@@ -97,7 +101,7 @@ export function parseAuthorization(header: string): MacHeaderParams {
 			quoted === undefined ? bare : quoted.replace(/\\(.)/g, '$1').replace(/\r?\n[ \t]*/g, '');
 		if (!KNOWN.has(name)) {
 			headerError(
-				`Unknown parameter "${name}": a MAC header has id, ts, nonce, mac and an optional ext.`
+				`Unknown parameter "${name}": a MAC header has id, ts, nonce, mac and an optional ext.${name === 'bodyhash' ? DRAFT_0 : ''}`
 			);
 		}
 		if (found.has(name)) headerError(`"${name}" appears twice.`);
@@ -106,7 +110,10 @@ export function parseAuthorization(header: string): MacHeaderParams {
 	}
 	const required = ['id', 'ts', 'nonce', 'mac'] as const;
 	const missing = required.filter((name) => !found.get(name));
-	if (missing.length > 0) headerError(`Missing ${missing.join(', ')}.`);
+	if (missing.length > 0) {
+		const draft0 = missing.join() === 'ts' && /^\d+:/.test(found.get('nonce') ?? '');
+		headerError(`Missing ${missing.join(', ')}.${draft0 ? DRAFT_0 : ''}`);
+	}
 	const [id = '', ts = '', nonce = '', mac = ''] = required.map((name) => found.get(name));
 	const ext = found.get('ext');
 	return ext === undefined ? { id, ts, nonce, mac } : { id, ts, nonce, mac, ext };
