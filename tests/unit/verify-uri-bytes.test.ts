@@ -1,7 +1,7 @@
 // The request URI is the bytes that went on the wire: as pasted for curl and a raw request (which
 // send them as they are), as the browser wrote them for fetch and a HAR (which carry what it sent).
 import { describe, expect, it } from 'vitest';
-import { diagnose, parseSignedRequest } from '$lib/verify';
+import { diagnose, parseSignedRequest, requestForLink } from '$lib/verify';
 import { KEY, KID, NONCE, TS, mac } from './verify-paste-fixtures';
 
 const PATH = '/account/basic-info/v1';
@@ -60,6 +60,10 @@ describe("a query holding ' (it's)", () => {
 			/The browser sends this URL rewritten \(' is sent as %27\)/
 		);
 		expect((await verdictOf(fetchCall)).verdict).toBe('match');
+		// A share link carries the request as a curl command, which must send what the browser sent.
+		const link = requestForLink(fetchCall);
+		expect(link).toContain('state=it%27s');
+		expect((await verdictOf(link)).verdict).toBe('match');
 	});
 });
 
