@@ -105,4 +105,27 @@ describe('Playground', () => {
 		expect(playground.pasteCredential('{oops')).toMatch(/not JSON/);
 		expect(playground.kid).toBe('pasted');
 	});
+
+	it("signs one URL for Send and curl: ' in client_id goes out as %27, shown in the box and said why", async () => {
+		const playground = new Playground();
+		playground.clientId = "it's";
+		expect(playground.url).toBe(`${__DOMESTIC_BASE_URL__}/account/profile/v1?client_id=it%27s`);
+		expect(playground.baseInput.uri).toBe('/account/profile/v1?client_id=it%27s');
+		expect(playground.urlNote).toMatch(/^' is sent as %27\. A browser rewrites the URL so/);
+		const signed = await playground.signed;
+		expect(signed?.ok && signed.value.curl).toContain('?client_id=it%27s');
+
+		playground.clientId = 'plain';
+		expect(playground.urlNote).toBeNull();
+	});
+
+	it('keeps a URL typed by hand as typed, and says what goes out instead', () => {
+		const playground = new Playground();
+		playground.customUrl = "https://Open.TapAPIs.cn/account/basic-info/v1?client_id=a&state=it's";
+		expect(playground.url).toBe(playground.customUrl);
+		expect(playground.baseInput.uri).toBe('/account/basic-info/v1?client_id=a&state=it%27s');
+		expect(playground.urlNote).toBe(
+			"Goes out as https://open.tapapis.cn/account/basic-info/v1?client_id=a&state=it%27s: the host is sent in lower case, ' is sent as %27. A browser rewrites the URL so before sending it, and the curl command carries the rewritten URL, so Send and curl send the same bytes and the signature covers them."
+		);
+	});
 });

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { MacInputError } from '$lib/mac';
+import { MacInputError, type UriForm } from '$lib/mac';
 import { MISTAKES, diagnose, type MistakeId } from '$lib/verify';
 
 const KEY = 'k7Qx2mZpR4vN8sLw';
@@ -58,6 +58,7 @@ interface Case {
 	id: MistakeId;
 	base: string;
 	url?: string;
+	uriForm?: UriForm;
 	ts?: string;
 	nonce?: string;
 	key?: string;
@@ -76,6 +77,13 @@ const cases: Case[] = [
 		base: lines(spec({ host: 'open.tapapis.com' })),
 		title:
 			/other deployment's host \(open\.tapapis\.com\) instead of the host called \(open\.tapapis\.cn\)/
+	},
+	{
+		id: 'host-as-written',
+		url: `https://Open.TapAPIs.CN${PATH}?client_id=abc123`,
+		base: lines(spec({ host: 'Open.TapAPIs.CN' })),
+		title:
+			/host as the URL writes it \(Open\.TapAPIs\.CN\) instead of in lower case \(open\.tapapis\.cn\)/
 	},
 	{
 		id: 'host-with-port',
@@ -105,6 +113,18 @@ const cases: Case[] = [
 		base: lines(spec({ uri: `${PATH}?client_id=abc123` })),
 		title: /trailing slash dropped/
 	},
+	{
+		id: 'path-empty-no-slash',
+		url: 'https://open.tapapis.cn?client_id=abc123',
+		base: lines(spec({ uri: '?client_id=abc123' })),
+		title: /without its leading "\/" \(\?client_id=abc123\): the URL has no path/
+	},
+	{
+		id: 'path-params-dropped',
+		url: `https://open.tapapis.cn${PATH};jsessionid=7?client_id=abc123`,
+		base: lines(spec({ uri: `${PATH}?client_id=abc123` })),
+		title: /without the parameters of its last segment .*";jsessionid=7"/
+	},
 	{ id: 'query-dropped', base: lines(spec({ uri: PATH })), title: /without its query string/ },
 	{
 		id: 'query-decoded',
@@ -123,6 +143,13 @@ const cases: Case[] = [
 		url: `https://open.tapapis.cn${PATH}?client_id=a%2fb`,
 		base: lines(spec({ uri: `${PATH}?client_id=a%2Fb` })),
 		title: /re-encoded/
+	},
+	{
+		id: 'query-re-encoded',
+		url: `https://open.tapapis.cn${PATH}?client_id=abc123&state=it's`,
+		uriForm: 'as-written',
+		base: lines(spec({ uri: `${PATH}?client_id=abc123&state=it%27s` })),
+		title: /as a URL parser writes it/
 	},
 	{
 		id: 'query-sorted',
@@ -235,6 +262,7 @@ async function run(c: Case) {
 		authorization: { id: KID, ts: c.ts ?? TS, nonce: c.nonce ?? NONCE, mac: customerMac },
 		method: 'GET',
 		url: c.url ?? URL_CN,
+		uriForm: c.uriForm,
 		macKey: c.key ?? KEY
 	});
 }

@@ -28,6 +28,7 @@ export async function diagnosePaste(
 		authorization: request.authorization,
 		method: request.method,
 		url: request.url ?? '',
+		uriForm: request.uriForm,
 		macKey
 	});
 	const markdown = caseFileMarkdown({

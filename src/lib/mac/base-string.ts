@@ -1,3 +1,5 @@
+import { MacInputError, requireObject } from './errors';
+
 /** What the base string is built from (spec §5.3). */
 export interface BaseStringInput {
 	ts: string;
@@ -75,11 +77,26 @@ export interface BaseStringLine extends BaseStringRule {
 
 /** The seven lines with their values, for a step-by-step view. */
 export function baseStringLines(input: BaseStringInput): BaseStringLine[] {
+	requireObject('base string input', input);
 	return BASE_STRING_RULES.map((rule, index) => ({
 		...rule,
 		number: index + 1,
-		value: String(input[rule.key] ?? '')
+		value: lineValue(rule.key, input[rule.key])
 	}));
+}
+
+/** A line's value: text as it is, a port also as a whole number; only ext may be left out. */
+function lineValue(key: BaseStringKey, value: unknown): string {
+	if (typeof value === 'string') return value;
+	if (value === undefined && key === 'ext') return '';
+	if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 && key === 'port')
+		return String(value);
+	throw new MacInputError(
+		key,
+		value === undefined
+			? `The ${key} line is missing.`
+			: `The ${key} line must be text${key === 'port' ? ' or a whole number' : ''}.`
+	);
 }
 
 /** The signature base string: seven lines, each terminated by LF (spec §5.3). */

@@ -1,4 +1,4 @@
-import { MacInputError } from './errors';
+import { MacInputError, requireText } from './errors';
 import { MAC_ALGORITHM, isSupportedAlgorithm } from './sign';
 
 /** The SDK login result's fields (spec §2.3). */
@@ -59,6 +59,7 @@ function readScopes(value: unknown): string[] | null {
  * (as the service wraps its bodies), snake_case or camelCase names.
  */
 export function parseCredential(text: string): Credential {
+	requireText('credential', text);
 	let json: unknown;
 	try {
 		json = JSON.parse(text);

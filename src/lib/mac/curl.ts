@@ -1,5 +1,8 @@
+import { requireText } from './errors';
+
 /** Quotes a word for POSIX sh: inside single quotes nothing is special but the quote itself. */
 export function shellQuote(word: string): string {
+	requireText('word', word);
 	if (/^[\w@%+=:,./-]+$/.test(word)) return word;
 	return `'${word.replace(/'/g, `'\\''`)}'`;
 }
@@ -9,6 +12,8 @@ export function shellQuote(word: string): string {
  * in a query as ranges; `--path-as-is` keeps it from rewriting /./ and /../ in the path.
  */
 export function curlCommand(url: string, authorization: string): string {
+	requireText('url', url);
+	requireText('Authorization', authorization);
 	return [
 		'curl',
 		'--globoff',

@@ -1,4 +1,4 @@
-import { MacInputError } from './errors';
+import { MacInputError, requireObject, requireText } from './errors';
 
 export interface MacHeaderParams {
 	/** The kid. */
@@ -18,7 +18,9 @@ export interface HeaderStyle {
  * Throws unless `value` can stand inside a quoted header value: not empty, no `"`, backslash or
  * control character, and ASCII only (fetch refuses anything else in a header).
  */
-export function checkHeaderValue(field: string, value: string): void {
+export function checkHeaderValue(name: string, value: string): void {
+	const field = typeof name === 'string' ? name : 'value';
+	requireText(field, value);
 	if (value === '') throw new MacInputError(field, `${field} is empty.`);
 	for (const char of value) {
 		const code = char.codePointAt(0) ?? 0;
@@ -42,19 +44,24 @@ export function checkHeaderValue(field: string, value: string): void {
 }
 
 /** `MAC id="…",ts="…",nonce="…",mac="…"` (spec §5.1), with `ext="…"` before mac when non-empty. */
-export function authorizationHeader(params: MacHeaderParams, style: HeaderStyle = {}): string {
+export function authorizationHeader(params: MacHeaderParams, style?: HeaderStyle): string {
+	requireObject('Authorization', params);
 	const parts: [string, string][] = [
 		['id', params.id],
 		['ts', params.ts],
 		['nonce', params.nonce]
 	];
-	if (params.ext) parts.push(['ext', params.ext]);
+	if (params.ext !== undefined && params.ext !== '') parts.push(['ext', params.ext]);
 	parts.push(['mac', params.mac]);
 	for (const [name, value] of parts) checkHeaderValue(name, value);
-	return `MAC ${parts.map(([name, value]) => `${name}="${value}"`).join(style.space ? ', ' : ',')}`;
+	return `MAC ${parts.map(([name, value]) => `${name}="${value}"`).join(style?.space === true ? ', ' : ',')}`;
 }
 
 const KNOWN = new Set(['id', 'ts', 'nonce', 'mac', 'ext']);
+
+// Draft 0 of MAC access authentication, which some libraries still default to, signs another string.
+const DRAFT_0 =
+	' It looks like draft 0 of MAC authentication (a nonce of "age:random", no ts, a bodyhash): the service signs draft 1, with a ts (oauthlib: prepare_mac_header(…, draft=1)).';
 
 function headerError(message: string): never {
 	throw new MacInputError('Authorization', message);
@@ -65,9 +72,10 @@ const PARAM = /\s*([A-Za-z][\w-]*)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,"]*))\s*(,
 
 /**
  * Reads a MAC Authorization header as people paste it: with or without `Authorization:`, `,` or `, `,
- * wrapped across lines, values quoted or bare. Throws a MacInputError saying what is wrong.
+ * wrapped across lines, values quoted or bare, the parts in any order; a value may hold `:` and `=`. Throws a MacInputError saying what is wrong.
  */
 export function parseAuthorization(header: string): MacHeaderParams {
+	requireText('Authorization', header);
 	let text = header.trim().replace(/^authorization\s*:\s*/i, '');
 	const scheme = /^([A-Za-z][\w-]*)\s+/.exec(text);
 	if (!scheme)
@@ -93,7 +101,7 @@ export function parseAuthorization(header: string): MacHeaderParams {
 			quoted === undefined ? bare : quoted.replace(/\\(.)/g, '$1').replace(/\r?\n[ \t]*/g, '');
 		if (!KNOWN.has(name)) {
 			headerError(
-				`Unknown parameter "${name}": a MAC header has id, ts, nonce, mac and an optional ext.`
+				`Unknown parameter "${name}": a MAC header has id, ts, nonce, mac and an optional ext.${name === 'bodyhash' ? DRAFT_0 : ''}`
 			);
 		}
 		if (found.has(name)) headerError(`"${name}" appears twice.`);
@@ -102,7 +110,10 @@ export function parseAuthorization(header: string): MacHeaderParams {
 	}
 	const required = ['id', 'ts', 'nonce', 'mac'] as const;
 	const missing = required.filter((name) => !found.get(name));
-	if (missing.length > 0) headerError(`Missing ${missing.join(', ')}.`);
+	if (missing.length > 0) {
+		const draft0 = missing.join() === 'ts' && /^\d+:/.test(found.get('nonce') ?? '');
+		headerError(`Missing ${missing.join(', ')}.${draft0 ? DRAFT_0 : ''}`);
+	}
 	const [id = '', ts = '', nonce = '', mac = ''] = required.map((name) => found.get(name));
 	const ext = found.get('ext');
 	return ext === undefined ? { id, ts, nonce, mac } : { id, ts, nonce, mac, ext };

@@ -18,7 +18,15 @@ export {
 	type HeaderStyle,
 	type MacHeaderParams
 } from './header';
-export { requestTarget, type RequestTarget } from './request-target';
+export {
+	browserRewrites,
+	requestTarget,
+	writtenTarget,
+	type RequestTarget,
+	type RequestTargetOptions,
+	type UriForm,
+	type WrittenTarget
+} from './request-target';
 export {
 	isTimestamp,
 	nonce,

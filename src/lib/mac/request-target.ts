@@ -1,4 +1,15 @@
-import { MacInputError } from './errors';
+import { MacInputError, requireText } from './errors';
+
+/**
+ * Which bytes the request URI is: `browser`, the URL as a browser's URL parser serialises it (what
+ * fetch, a HAR and devtools' copies carry); `as-written`, the path and query as the text writes
+ * them (what curl and a raw HTTP request send).
+ */
+export type UriForm = 'browser' | 'as-written';
+
+export interface RequestTargetOptions {
+	uri?: UriForm;
+}
 
 export interface RequestTarget {
 	/** Path plus query as the request line will carry it. */
@@ -10,14 +21,25 @@ export interface RequestTarget {
 	href: string;
 }
 
+/** The host and the path plus query exactly as a URL's text writes them, fragment dropped. */
+export interface WrittenTarget {
+	host: string;
+	/** Path plus query as typed: no `/` added to an empty path, nothing encoded. */
+	uri: string;
+}
+
 const DEFAULT_PORTS: Record<string, string> = { 'https:': '443', 'http:': '80' };
 
 /**
- * The parts of a URL that the base string signs. The URI is taken from the URL as the WHATWG
- * parser serialises it, which is what fetch and curl send: existing %-escapes are kept as typed
- * (never decoded or re-encoded), and a bare `?` stays, because the server signs what it receives.
+ * The parts of a URL that the base string signs. By default the URI is taken from the URL as the
+ * WHATWG parser serialises it, which is what a browser sends: existing %-escapes are kept as typed
+ * (never decoded or re-encoded), `'` in the query becomes %27, a space %20, and a bare `?` stays.
+ * With `{ uri: 'as-written' }` the URI is the path and query as the text writes them, which is what
+ * curl and a raw request send: only what cannot go on the wire as it is (a space, a control or
+ * non-ASCII character) is percent-encoded, and an empty path is sent as `/`.
  */
-export function requestTarget(url: string): RequestTarget {
+export function requestTarget(url: string, options?: RequestTargetOptions): RequestTarget {
+	requireText('url', url);
 	const text = url.trim();
 	if (text === '') throw new MacInputError('url', 'The URL is empty.');
 	if (!/^[a-z][a-z0-9+.-]*:/i.test(text)) {
@@ -43,13 +65,108 @@ export function requestTarget(url: string): RequestTarget {
 		);
 	}
 	if (parsed.hostname === '') throw new MacInputError('url', 'The URL has no host.');
+	const target = { host: parsed.hostname, port: parsed.port || port };
+	if (options?.uri === 'as-written') {
+		const uri = sendable(withSlash(writtenTarget(text).uri));
+		return { ...target, uri, href: parsed.origin + uri };
+	}
 	// `pathname + search` would drop a bare trailing "?"; slicing the serialised URL keeps it.
 	const withoutFragment = parsed.href.split('#', 1)[0] ?? parsed.href;
 	const uri = withoutFragment.slice(parsed.origin.length) || '/';
-	return {
-		uri,
-		host: parsed.hostname,
-		port: parsed.port || port,
-		href: withoutFragment
-	};
+	return { ...target, uri, href: withoutFragment };
+}
+
+/**
+ * The host and request URI as the URL's text writes them, before any parser touches them: what a
+ * signer that splits the text itself (Python's urlparse, a regular expression) signs. The text is
+ * not checked; `requestTarget` says whether it is a URL at all.
+ */
+export function writtenTarget(url: string): WrittenTarget {
+	requireText('url', url);
+	const text = url.trim();
+	const scheme = /^[a-z][a-z0-9+.-]*:[/\\]*/i.exec(text);
+	const rest = scheme ? text.slice(scheme[0].length) : text;
+	const authorityEnd = rest.search(/[/\\?#]/);
+	const authority = authorityEnd < 0 ? rest : rest.slice(0, authorityEnd);
+	const afterAuthority = authorityEnd < 0 ? '' : rest.slice(authorityEnd);
+	const hostPort = authority.slice(authority.lastIndexOf('@') + 1);
+	const host = hostPort.replace(/:\d*$/, '');
+	return { host, uri: afterAuthority.split('#', 1)[0] ?? '' };
+}
+
+function withSlash(uri: string): string {
+	return uri.startsWith('/') ? uri : `/${uri}`;
+}
+
+const utf8 = new TextEncoder();
+
+/** Percent-encodes, as UTF-8 in upper case, each character a request line cannot carry as it is. */
+function sendable(uri: string): string {
+	return uri.replace(/[^\x21-\x7e]/gu, encodeBytes);
+}
+
+function encodeBytes(char: string): string {
+	return Array.from(
+		utf8.encode(char),
+		(byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`
+	).join('');
+}
+
+/**
+ * What a browser changes between the URL as written and the URL it sends, in short phrases such
+ * as "' is sent as %27"; empty when it sends the URL as written. For a URL that cannot be signed,
+ * empty too: `requestTarget` says what is wrong with it.
+ */
+export function browserRewrites(url: string): string[] {
+	let sent: RequestTarget;
+	try {
+		sent = requestTarget(url);
+	} catch (error) {
+		if (error instanceof MacInputError) return [];
+		throw error;
+	}
+	const written = writtenTarget(url);
+	const changes: string[] = [];
+	if (written.host !== sent.host && written.host.toLowerCase() === sent.host)
+		changes.push('the host is sent in lower case');
+	const from = written.uri;
+	const to = sent.uri;
+	if (from === '' || from.startsWith('?')) changes.push('the empty path is sent as /');
+	const encoded = new Map<string, string>();
+	let i = 0;
+	let j = withSlash(from) === from ? 0 : 1;
+	let dropped = false;
+	while (i < from.length && j < to.length) {
+		const char = String.fromCodePoint(from.codePointAt(i) ?? 0);
+		if (to.startsWith(char, j)) {
+			i += char.length;
+			j += char.length;
+			continue;
+		}
+		const escaped = encodeBytes(char);
+		if (to.startsWith(escaped, j)) {
+			encoded.set(char, escaped);
+			i += char.length;
+			j += escaped.length;
+		} else if (/^[\t\n\r]$/.test(char)) {
+			dropped = true;
+			i += 1;
+		} else if (char === '\\' && to[j] === '/') {
+			encoded.set(char, '/');
+			i += 1;
+			j += 1;
+		} else break;
+	}
+	if (dropped) changes.push('tabs and line breaks are left out');
+	for (const [char, escaped] of encoded) changes.push(`${describe(char)} is sent as ${escaped}`);
+	if (i < from.length || j < to.length)
+		changes.push('the path is resolved (/./ and /../ taken out)');
+	return changes;
+}
+
+function describe(char: string): string {
+	if (char === ' ') return 'a space';
+	const code = char.codePointAt(0) ?? 0;
+	if (code < 0x20 || code === 0x7f) return `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+	return char;
 }

@@ -1,5 +1,5 @@
 import { toBase64, toHex, utf8Bytes } from './encoding';
-import { MacInputError } from './errors';
+import { MacInputError, requireText } from './errors';
 
 /** The only mac_algorithm the service names (spec §2.3). */
 export const MAC_ALGORITHM = 'hmac-sha-1';
@@ -21,6 +21,13 @@ export async function hmac(
 	text: string,
 	hash: 'SHA-1' | 'SHA-256' = 'SHA-1'
 ): Promise<Digest> {
+	if (!(macKey instanceof Uint8Array)) requireText('mac_key', macKey);
+	requireText('base string', text);
+	if (hash !== 'SHA-1' && hash !== 'SHA-256')
+		throw new MacInputError(
+			'mac_algorithm',
+			`Cannot sign with ${typeof hash === 'string' ? hash : 'that hash'}: SHA-1 or SHA-256 only.`
+		);
 	// SubtleCrypto refuses a zero-length HMAC key with an opaque DataError; say what is wrong instead.
 	if (macKey.length === 0)
 		throw new MacInputError(
@@ -45,5 +52,5 @@ export async function sign(macKey: string, base: string): Promise<string> {
 }
 
 export function isSupportedAlgorithm(name: string): boolean {
-	return name.trim().toLowerCase() === MAC_ALGORITHM;
+	return typeof name === 'string' && name.trim().toLowerCase() === MAC_ALGORITHM;
 }

@@ -3,6 +3,7 @@ import {
 	attempt,
 	baseString,
 	baseStringLines,
+	browserRewrites,
 	checkHeaderValue,
 	CredentialError,
 	isSupportedAlgorithm,
@@ -98,8 +99,25 @@ export class Playground {
 			? ''
 			: operationUrl(this.baseUrl, OPERATIONS[this.operation].path, this.clientId)
 	);
-	readonly url = $derived(this.customUrl ?? this.composedUrl);
-	readonly target = $derived(attempt(() => requestTarget(this.url)));
+	/** The URL as typed by hand or composed, before a browser's URL parser rewrites it. */
+	readonly writtenUrl = $derived(this.customUrl ?? this.composedUrl);
+	/**
+	 * What is signed and sent: the URL as the browser's URL parser writes it, which is what Send
+	 * puts on the wire; the curl command carries the same text, which curl sends as it is.
+	 */
+	readonly target = $derived(attempt(() => requestTarget(this.writtenUrl)));
+	/** The Request URL box: what the user typed, or the composed URL as it will go out. */
+	readonly url = $derived(
+		this.customUrl ?? (this.target.ok ? this.target.value.href : this.composedUrl)
+	);
+	/** Why the URL that goes out differs from the one written, or null when it does not. */
+	readonly urlNote = $derived.by(() => {
+		const rewrites = browserRewrites(this.writtenUrl);
+		if (!this.target.ok || rewrites.length === 0) return null;
+		const sent = this.customUrl === null ? '' : `Goes out as ${this.target.value.href}: `;
+		const changes = rewrites.join(', ');
+		return `${sent}${sent === '' ? changes.charAt(0).toUpperCase() + changes.slice(1) : changes}. A browser rewrites the URL so before sending it, and the curl command carries the rewritten URL, so Send and curl send the same bytes and the signature covers them.`;
+	});
 
 	readonly ts = $derived(
 		this.fixedTs ??

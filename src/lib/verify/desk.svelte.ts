@@ -84,7 +84,11 @@ export class VerifyDesk {
 	);
 	readonly request = $derived(this.parsed?.ok ? this.parsed.value : null);
 	readonly url = $derived(this.customUrl ?? this.request?.url ?? '');
-	readonly target = $derived(this.url === '' ? null : attempt(() => requestTarget(this.url)));
+	/** curl and raw requests send the URI as written, a browser as its URL parser writes it. */
+	readonly uriForm = $derived(this.request?.uriForm ?? 'browser');
+	readonly target = $derived(
+		this.url === '' ? null : attempt(() => requestTarget(this.url, { uri: this.uriForm }))
+	);
 	readonly urlProblem = $derived.by(() => {
 		if (this.target && !this.target.ok) return this.target.error.message;
 		if (this.request && this.url === '')
@@ -120,6 +124,7 @@ export class VerifyDesk {
 					authorization: this.request.authorization,
 					method: this.method,
 					url: this.url,
+					uriForm: this.uriForm,
 					macKey: this.macKey,
 					knownHosts: DEPLOYMENT_HOSTS
 				})

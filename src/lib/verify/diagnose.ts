@@ -1,4 +1,11 @@
-import { hmac, requestTarget, type Digest, type MacHeaderParams } from '$lib/mac';
+import {
+	hmac,
+	requestTarget,
+	writtenTarget,
+	type Digest,
+	type MacHeaderParams,
+	type UriForm
+} from '$lib/mac';
 import {
 	MISTAKES,
 	type Candidate,
@@ -27,6 +34,11 @@ export interface DiagnoseInput {
 	method?: string;
 	/** The URL as the customer called it, or as we believe they did. */
 	url: string;
+	/**
+	 * Which bytes the URL's path and query are on the wire: 'browser' (the default) when a browser,
+	 * fetch or a HAR sent it, 'as-written' when curl or a raw request did.
+	 */
+	uriForm?: UriForm;
 	macKey: string;
 	knownHosts?: readonly string[];
 }
@@ -85,12 +97,13 @@ interface Variant {
  * can produce a mac shaped like the customer's are computed at all.
  */
 export async function diagnose(input: DiagnoseInput): Promise<Diagnosis> {
-	const target = requestTarget(input.url);
+	const target = requestTarget(input.url, { uri: input.uriForm ?? 'browser' });
 	const scheme = target.href.startsWith('http:') ? 'http' : 'https';
 	const context: MistakeContext = {
 		scheme,
 		explicitPort: new URL(target.href).port,
-		knownHosts: (input.knownHosts ?? KNOWN_HOSTS).map((host) => host.toLowerCase())
+		knownHosts: (input.knownHosts ?? KNOWN_HOSTS).map((host) => host.toLowerCase()),
+		written: writtenTarget(input.url)
 	};
 	const { authorization } = input;
 	const correct: SigningInputs = {

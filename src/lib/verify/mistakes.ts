@@ -1,12 +1,16 @@
+import type { WrittenTarget } from '$lib/mac';
 import { reEncodings, safeDecode, sortQuery, splitUri, withQuery } from './query-rewrites';
 import type { SigningInputs } from './signing-inputs';
 
 export type MistakeId =
 	| 'host-other-deployment'
+	| 'host-as-written'
 	| 'host-with-port'
 	| 'port-wrong'
 	| 'port-empty'
 	| 'trailing-slash'
+	| 'path-empty-no-slash'
+	| 'path-params-dropped'
 	| 'query-dropped'
 	| 'query-decoded'
 	| 'query-re-encoded'
@@ -53,6 +57,8 @@ export interface MistakeContext {
 	explicitPort: string;
 	/** Hosts of the known deployments, lower case. */
 	knownHosts: readonly string[];
+	/** The host and URI as the URL's text writes them, when the URL is known as text. */
+	written?: WrittenTarget;
 }
 
 export interface Candidate {
@@ -117,6 +123,25 @@ export const MISTAKES: readonly Mistake[] = [
 				}))
 	},
 	{
+		id: 'host-as-written',
+		prior: 0.05,
+		slot: 'host',
+		fix: 'Sign the host name as the URL parser gives it (lower case, as the server compares it), not as the URL happens to be written.',
+		variants: (inputs, { written }) => {
+			const host = written?.host;
+			if (host === undefined || host === '' || host === inputs.host) return [];
+			return [
+				{
+					inputs: { ...inputs, host },
+					title:
+						host.toLowerCase() === inputs.host
+							? `Signed the host as the URL writes it (${host}) instead of in lower case (${inputs.host}): Python's urlparse keeps the netloc's case`
+							: `Signed the host as the URL writes it (${host}) instead of as it is sent (${inputs.host})`
+				}
+			];
+		}
+	},
+	{
 		id: 'host-with-port',
 		prior: 0.08,
 		slot: 'host-port',
@@ -169,6 +194,43 @@ export const MISTAKES: readonly Mistake[] = [
 				{
 					inputs: { ...inputs, uri: query === null ? changed : withQuery(changed, query) },
 					title: `Signed the path with its trailing slash ${dropped ? 'dropped' : 'added'} (${changed})`
+				}
+			];
+		}
+	},
+	{
+		id: 'path-empty-no-slash',
+		prior: 0.04,
+		slot: 'path',
+		fix: 'When the URL has no path, sign "/" as its path, as the request line sends it: "/?client_id=…", not "?client_id=…".',
+		variants: (inputs, { written }) => {
+			const { path, query } = splitUri(inputs.uri);
+			// Only a URL written without a path is sent with the "/" a signer can leave out.
+			if (path !== '/' || (written !== undefined && /^\//.test(written.uri))) return [];
+			const uri = query === null || query === '' ? '' : `?${query}`;
+			return [
+				{
+					inputs: { ...inputs, uri },
+					title: `Signed the request URI without its leading "/" (${uri === '' ? 'an empty line' : uri}): the URL has no path, and the request line sends it as "/"`
+				}
+			];
+		}
+	},
+	{
+		id: 'path-params-dropped',
+		prior: 0.02,
+		slot: 'path',
+		fix: 'Sign the whole path as sent, ";…" included: in Python take it from urlsplit, not urlparse, whose path leaves out the last segment\'s parameters.',
+		variants: (inputs) => {
+			const { path, query } = splitUri(inputs.uri);
+			const semicolon = path.indexOf(';', path.lastIndexOf('/'));
+			if (semicolon < 0) return [];
+			const kept = path.slice(0, semicolon);
+			const uri = query === null || query === '' ? kept : withQuery(kept, query);
+			return [
+				{
+					inputs: { ...inputs, uri },
+					title: `Signed the path without the parameters of its last segment (${uri} instead of ${inputs.uri}): Python's urlparse splits ";${path.slice(semicolon + 1)}" off the path`
 				}
 			];
 		}

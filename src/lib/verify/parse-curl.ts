@@ -85,12 +85,19 @@ export function parseCurl(words: readonly string[]): CurlRequest {
 	}
 	const parsed = readOptions(words.slice(start + 1));
 	const understood: string[] = [];
-	const url = resolveUrl(parsed, understood);
+	let url = resolveUrl(parsed, understood);
 	const method = resolveMethod(parsed, understood);
-	if (parsed.flags.has('path-as-is') && url && /\/\.\.?(?:\/|$|\?)/.test(url)) {
-		understood.push(
-			'--path-as-is: curl sends /./ and /../ as typed, but the URL here has them resolved.'
-		);
+	const parts = url === undefined ? null : URL_PARTS.exec(url);
+	if (parts && /(?:^|\/)\.\.?(?:\/|$)/.test(parts[2] ?? '')) {
+		if (parsed.flags.has('path-as-is')) {
+			understood.push('--path-as-is: curl sends /./ and /../ as typed, so they are signed.');
+		} else {
+			const [, origin = '', path = '', rest = ''] = parts;
+			url = origin + removeDotSegments(path) + rest;
+			understood.push(
+				`Without --path-as-is curl takes /./ and /../ out of the path before sending it: ${removeDotSegments(path) || '/'} is signed.`
+			);
+		}
 	}
 	if (!parsed.flags.has('globoff') && url && /[[\]{}]/.test(url)) {
 		understood.push(
@@ -109,6 +116,31 @@ export function parseCurl(words: readonly string[]): CurlRequest {
 		understood.push(`Ignored, as they do not change what is signed: ${parsed.ignored.join(' ')}.`);
 	}
 	return { url, method, headers: parsed.headers, understood };
+}
+
+/** scheme://authority, the path, then the query and fragment. */
+const URL_PARTS = /^([a-z][a-z0-9+.-]*:\/\/[^/?#]*)([^?#]*)(.*)$/is;
+
+/** RFC 3986's remove_dot_segments, which curl applies to the path unless --path-as-is. */
+export function removeDotSegments(path: string): string {
+	const output: string[] = [];
+	let input = path;
+	while (input !== '') {
+		if (input.startsWith('../')) input = input.slice(3);
+		else if (input.startsWith('./') || input.startsWith('/./')) input = input.slice(2);
+		else if (input === '/.') input = '/';
+		else if (input.startsWith('/../') || input === '/..') {
+			input = input === '/..' ? '/' : input.slice(3);
+			output.pop();
+		} else if (input === '.' || input === '..') input = '';
+		else {
+			const next = input.indexOf('/', 1);
+			const segment = next < 0 ? input : input.slice(0, next);
+			output.push(segment);
+			input = input.slice(segment.length);
+		}
+	}
+	return output.join('');
 }
 
 /** Tokenizes with shellWords, then reads the words as curl does. */

@@ -1,9 +1,12 @@
 import {
 	MacInputError,
 	attempt,
+	browserRewrites,
 	parseAuthorization,
 	requestTarget,
-	type MacHeaderParams
+	writtenTarget,
+	type MacHeaderParams,
+	type UriForm
 } from '$lib/mac';
 import { parseCurlCommand, type HeaderField, type ParsedRequest } from './parse-curl';
 import { FETCH_CALL, parseFetch } from './parse-fetch';
@@ -20,6 +23,11 @@ export interface SignedRequest {
 	method?: string;
 	/** The full URL when the paste says it: curl, fetch, PowerShell, a HAR, a raw request with Host. */
 	url?: string;
+	/**
+	 * Which bytes the URL's path and query went out as: 'as-written' for curl and a raw request,
+	 * which send them as they are; 'browser' for what a browser sent (fetch, PowerShell, a HAR).
+	 */
+	uriForm: UriForm;
 	authorization: MacHeaderParams;
 	/** The Authorization header's value as the paste has it, for a request read from several headers. */
 	authorizationValue?: string;
@@ -43,6 +51,16 @@ const READERS: Record<RequestKind, (text: string) => ParsedRequest | RawRequest>
 	har: parseHar,
 	fetch: parseFetch,
 	powershell: parsePowerShell
+};
+
+/** curl and raw HTTP send the request URI as written; the others carry what a browser sent. */
+const URI_FORMS: Record<SignedRequestKind, UriForm> = {
+	header: 'browser',
+	curl: 'as-written',
+	raw: 'as-written',
+	har: 'browser',
+	fetch: 'browser',
+	powershell: 'browser'
 };
 
 const NO_AUTHORIZATION: Record<RequestKind, string> = {
@@ -119,7 +137,13 @@ function read(text: string): SignedRequest {
 		const understood = ['kid, ts, nonce and mac from the Authorization header.'];
 		if (authorization.ext !== undefined) understood.push('ext from the Authorization header.');
 		understood.push('The header alone does not say the method or URL: give the URL.');
-		return { kind, authorization, understood, missing: ['url', 'mac_key'] };
+		return {
+			kind,
+			authorization,
+			uriForm: URI_FORMS[kind],
+			understood,
+			missing: ['url', 'mac_key']
+		};
 	}
 	if (kind !== null) {
 		const request = READERS[kind](text);
@@ -129,6 +153,7 @@ function read(text: string): SignedRequest {
 			kind,
 			authorization: found.params,
 			authorizationValue: found.value,
+			uriForm: URI_FORMS[kind],
 			understood,
 			missing: request.url === undefined ? ['url', 'mac_key'] : ['mac_key']
 		};
@@ -136,15 +161,41 @@ function read(text: string): SignedRequest {
 		if (request.url !== undefined) {
 			result.url = request.url;
 			// Kept for the page to show and correct, but not usable as it is.
-			const target = attempt(() => requestTarget(request.url ?? ''));
+			const target = attempt(() => requestTarget(request.url ?? '', { uri: result.uriForm }));
 			if (!target.ok) {
 				understood.push(`The URL cannot be signed: ${target.error.message}`);
 				result.missing = ['url', 'mac_key'];
+			} else {
+				understood.push(...uriBytes(kind, request.url, target.value.uri));
 			}
 		}
 		return result;
 	}
 	fail(unknownPasteMessage(text));
+}
+
+/** What the request URI's bytes are, when a browser and curl would send different ones. */
+function uriBytes(kind: RequestKind, url: string, uri: string): string[] {
+	const rewrites = browserRewrites(url);
+	if (URI_FORMS[kind] === 'browser') {
+		return rewrites.length === 0
+			? []
+			: [
+					`The browser sends this URL rewritten (${rewrites.join(', ')}): the request URI is signed as sent, ${uri}.`
+				];
+	}
+	const sender = kind === 'curl' ? 'curl sends' : 'a raw request carries';
+	const lines: string[] = [];
+	const written = writtenTarget(url).uri;
+	if (rewrites.length > 0)
+		lines.push(
+			`Request URI as pasted, ${uri}: ${sender} it as it is, where a browser would rewrite it (${rewrites.join(', ')}).`
+		);
+	if (/[^\x21-\x7e]/u.test(written))
+		lines.push(
+			'Spaces, control and non-ASCII characters cannot go on the wire as they are: they are signed percent-encoded (%XX, UTF-8).'
+		);
+	return lines;
 }
 
 function findAuthorization(

@@ -44,10 +44,20 @@ function reEncodeValues(query: string, encode: (value: string) => string): strin
 	return joinPairs(pairs);
 }
 
+/** The query as the WHATWG URL parser serialises it, as browsers, Node and Deno send it. */
+function parserQuery(query: string): string | null {
+	try {
+		return new URL(`http://h/?${query}`).search.slice(1);
+	} catch {
+		return null;
+	}
+}
+
 const formEncode = (text: string) => new URLSearchParams([['', text]]).toString().slice(1);
 
 /** The ways libraries rewrite a query they were handed, named as their users know them. */
 const RE_ENCODINGS: [how: string, rewrite: (query: string) => string | null][] = [
+	['as a URL parser writes it (\' as %27, " as %22)', parserQuery],
 	['encodeURIComponent of each decoded value', (q) => reEncodeValues(q, encodeURIComponent)],
 	[
 		'encodeURIComponent of each value as sent, so % became %25',

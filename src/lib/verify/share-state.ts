@@ -65,10 +65,13 @@ function escapeRegExp(text: string): string {
 export function requestForLink(text: string): string {
 	const parsed = attempt(() => parseSignedRequest(text));
 	if (!parsed.ok || parsed.value.authorizationValue === undefined) return text;
-	const { url, method, authorizationValue } = parsed.value;
-	if (url === undefined || !attempt(() => requestTarget(url)).ok)
-		return `Authorization: ${authorizationValue}`;
-	const curl = curlCommand(url, authorizationValue);
+	const { url, method, authorizationValue, uriForm } = parsed.value;
+	const target = url === undefined ? null : attempt(() => requestTarget(url));
+	if (url === undefined || !target?.ok) return `Authorization: ${authorizationValue}`;
+	// curl sends its URL as written: a browser's request goes in as the browser sent it.
+	const written = attempt(() => requestTarget(url, { uri: 'as-written' }).uri);
+	const rewritten = uriForm === 'browser' && (!written.ok || written.value !== target.value.uri);
+	const curl = curlCommand(rewritten ? target.value.href : url, authorizationValue);
 	// Sliced, not String.replace: a quoted method such as '$' would read as a replacement pattern.
 	return method === undefined || method === 'GET'
 		? curl
