@@ -129,3 +129,32 @@ describe('Playground', () => {
 		);
 	});
 });
+
+describe('Playground: a credential the page puts in place of the user’s', () => {
+	it('signing out keeps the credential to put back; pasting a new one forgets it', () => {
+		const playground = new Playground();
+		playground.pasteCredential(JSON.stringify({ kid: 'mine', mac_key: 'my-key' }));
+		playground.signOut();
+		expect([playground.kid, playground.macKey]).toEqual(['', '']);
+		expect(playground.replaced?.message).toMatch(/yours was kid mine/);
+		playground.putBackCredential();
+		expect([playground.kid, playground.macKey]).toEqual(['mine', 'my-key']);
+
+		playground.signOut();
+		playground.pasteCredential(JSON.stringify({ kid: 'other', mac_key: 'other-key' }));
+		expect(playground.replaced).toBeNull();
+	});
+
+	it('says which credential it signs with instead of the user’s', () => {
+		const playground = new Playground();
+		playground.pasteCredential(JSON.stringify({ kid: 'mine', mac_key: 'my-key' }));
+		playground.useCredential(
+			{ kid: 'given', macKey: 'given-key', scopes: ['basic_info'], clientId: 'c1' },
+			'a test login'
+		);
+		expect(playground.replaced?.message).toBe(
+			'Signing with a test login (kid given, client_id c1), in place of yours (kid mine).'
+		);
+		expect([playground.kid, playground.clientId]).toEqual(['given', 'c1']);
+	});
+});

@@ -208,13 +208,19 @@ describe('explainResponse (property)', () => {
 		);
 	});
 
-	it('gives the clock offset in whole seconds, from the Date header or the body', () => {
+	it('gives a clock offset only where the whole-second server time shows one, from the Date header or the body', () => {
 		fc.assert(
 			fc.property(
 				fc.integer({ min: 0, max: 4_102_444_800 }),
-				fc.integer({ min: 0, max: 4_102_444_800 }),
+				// Arrival near the server's stamp (where whole seconds decide) as well as anywhere.
+				fc.oneof(
+					fc.integer({ min: -3_000, max: 3_000 }),
+					fc.integer({ min: -4_102_444_800_000, max: 4_102_444_800_000 })
+				),
+				fc.integer({ min: 0, max: 5_000 }),
 				fc.boolean(),
-				(server, local, fromDate) => {
+				(server, drift, roundTrip, fromDate) => {
+					const received = server * 1000 + drift;
 					const text = JSON.stringify({
 						data: { error: 'invalid_time' },
 						now: server,
@@ -224,14 +230,26 @@ describe('explainResponse (property)', () => {
 						body: text,
 						status: 400,
 						date: fromDate ? new Date(server * 1000).toUTCString() : null,
-						receivedAtMs: local * 1000
+						receivedAtMs: received,
+						sentAtMs: received - roundTrip
 					});
 					expect(explanation.kind).toBe('error');
-					// A clock more than ten years off is taken for a broken value, not a clock.
-					if (explanation.kind === 'error')
-						expect(explanation.clockOffsetSeconds).toBe(
-							Math.abs(server - local) <= 10 * 365 * 24 * 3600 ? server - local : null
-						);
+					if (explanation.kind !== 'error') return;
+					// The server's clock read [server, server + 1 s) at a moment between sending and arrival.
+					const lowest = server * 1000 - received;
+					const highest = server * 1000 + 1000 - (received - roundTrip);
+					const offset = explanation.clockOffsetSeconds;
+					if (Math.abs(server * 1000 - received) > 10 * 365 * 24 * 3600 * 1000) {
+						// A clock more than ten years off is taken for a broken value, not a clock.
+						expect(explanation.serverTimeMs).toBeNull();
+						expect(offset).toBeNull();
+					} else if (lowest <= 0 && highest >= 0) {
+						expect(offset).toBeNull();
+					} else {
+						expect(Number.isSafeInteger(offset)).toBe(true);
+						expect((offset ?? NaN) * 1000).toBeGreaterThanOrEqual(lowest - 500);
+						expect((offset ?? NaN) * 1000).toBeLessThanOrEqual(highest + 500);
+					}
 				}
 			),
 			RUNS

@@ -38,6 +38,23 @@ export const DEFAULT_BASE_URLS: Record<Region, string> = {
 	overseas: __OVERSEAS_BASE_URL__
 };
 
+/** The credential fields and the application they sign for, as the user had them. */
+export interface CredentialSnapshot {
+	kid: string;
+	macKey: string;
+	macAlgorithm: string;
+	tokenType: string;
+	scopes: Record<Scope, boolean>;
+	clientId: string;
+}
+
+/** A credential the page put in place of the user's, with what it replaced, to put back. */
+export interface ReplacedCredential {
+	/** What happened, in a sentence. */
+	message: string;
+	previous: CredentialSnapshot;
+}
+
 /** Messages keyed by the field they belong to; `blocking` ones stop the header from being built. */
 export interface FieldMessage {
 	message: string;
@@ -81,6 +98,8 @@ export class Playground {
 	/** Server clock minus this machine's, learnt from an invalid_time answer; the live ts follows it. */
 	clockOffsetSeconds = $state(0);
 	headerSpace = $state(false);
+	/** Set while the page's own action (a sandbox login, signing out) replaced the user's credential. */
+	replaced = $state<ReplacedCredential | null>(null);
 
 	#clock = new LiveClock();
 
@@ -205,6 +224,7 @@ export class Playground {
 	);
 
 	load(preset: Preset): void {
+		this.replaced = null;
 		this.kid = preset.kid;
 		this.macKey = preset.macKey;
 		this.macAlgorithm = MAC_ALGORITHM;
@@ -236,6 +256,7 @@ export class Playground {
 			credential = error.partial;
 			message = error.message;
 		}
+		this.replaced = null;
 		if (credential.kid !== undefined) this.kid = credential.kid;
 		if (credential.mac_key !== undefined) this.macKey = credential.mac_key;
 		if (credential.mac_algorithm !== undefined) this.macAlgorithm = credential.mac_algorithm;
@@ -260,10 +281,69 @@ export class Playground {
 		this.nonceFixed = true;
 	}
 
-	/** Signs out locally (spec §7, access_denied): the credential is forgotten, the request kept. */
+	/**
+	 * Signs out locally (spec §7, access_denied): the credential leaves the fields, the request stays,
+	 * and what was there can be put back.
+	 */
 	signOut(): void {
+		if (this.kid === '' && this.macKey === '') return;
+		const yours = this.replaced?.previous.kid ?? this.kid;
+		this.#keepToPutBack(
+			`Signed out locally: kid and mac_key are empty (yours was kid ${yours || '(empty)'}).`
+		);
 		this.kid = '';
 		this.macKey = '';
+	}
+
+	/**
+	 * Signs with a credential the page obtained (a sandbox login), saying so and keeping the user's
+	 * own to put back.
+	 */
+	useCredential(
+		credential: { kid: string; macKey: string; scopes: readonly string[]; clientId: string },
+		from: string
+	): void {
+		const yours = this.replaced?.previous.kid ?? this.kid;
+		this.#keepToPutBack(
+			`Signing with ${from} (kid ${credential.kid}, client_id ${credential.clientId}), in place of yours (kid ${yours || '(empty)'}).`
+		);
+		this.kid = credential.kid;
+		this.macKey = credential.macKey;
+		this.macAlgorithm = MAC_ALGORITHM;
+		this.tokenType = 'mac';
+		this.scopes = {
+			basic_info: credential.scopes.includes('basic_info'),
+			public_profile: credential.scopes.includes('public_profile')
+		};
+		this.clientId = credential.clientId;
+	}
+
+	/** Puts back the credential a sandbox login or signing out replaced. */
+	putBackCredential(): void {
+		const previous = this.replaced?.previous;
+		if (!previous) return;
+		this.kid = previous.kid;
+		this.macKey = previous.macKey;
+		this.macAlgorithm = previous.macAlgorithm;
+		this.tokenType = previous.tokenType;
+		this.scopes = { ...previous.scopes };
+		this.clientId = previous.clientId;
+		this.replaced = null;
+	}
+
+	/** The first replacement keeps the user's credential; later ones keep that same one. */
+	#keepToPutBack(message: string): void {
+		this.replaced = {
+			message,
+			previous: this.replaced?.previous ?? {
+				kid: this.kid,
+				macKey: this.macKey,
+				macAlgorithm: this.macAlgorithm,
+				tokenType: this.tokenType,
+				scopes: { ...this.scopes },
+				clientId: this.clientId
+			}
+		};
 	}
 
 	/** The padding switch applies to the live ts and to a fixed one of digits; other text stays as typed. */

@@ -1,4 +1,5 @@
 import { ERROR_CODES, FIELD_MEANINGS, isErrorCode, type ErrorCode } from '../service/error-codes';
+import { isTimestamp } from '../mac/ts-nonce';
 import { readBody, type ErrorObject } from '../service/envelope';
 
 export interface FieldExplanation {
@@ -14,8 +15,15 @@ export type Explanation =
 			code: ErrorCode;
 			error: ErrorObject;
 			wrapped: boolean;
-			/** Server clock minus this machine's, in whole seconds, when the response tells the time. */
+			/** The server's time when it answered (ms), from the Date header or the body's now. */
+			serverTimeMs: number | null;
+			/**
+			 * Server clock minus this machine's, in whole seconds: null unless the response's time shows a
+			 * difference beyond what its whole seconds and the round trip leave open.
+			 */
 			clockOffsetSeconds: number | null;
+			/** The ts sent minus the server's time, in whole seconds, when both are known. */
+			tsOffsetSeconds: number | null;
 	  }
 	| { kind: 'unknown-code'; error: ErrorObject; message: string }
 	| { kind: 'unreadable'; message: string };
@@ -27,6 +35,10 @@ export interface ExplainInput {
 	date?: string | null;
 	/** When the response arrived, by this machine's clock. */
 	receivedAtMs?: number;
+	/** When the request left, by this machine's clock; the arrival time if not given. */
+	sentAtMs?: number;
+	/** The ts the request carried, if it carried one. */
+	ts?: string | null;
 }
 
 /** A non-string field value as JSON; a value nested too deep to print says so instead. */
@@ -47,8 +59,26 @@ export function serverTimeMs(
 	now: number | undefined
 ): number | null {
 	const fromDate = date ? Date.parse(date) : NaN;
-	if (!Number.isNaN(fromDate)) return fromDate;
-	return now === undefined ? null : now * 1000;
+	const ms = Number.isNaN(fromDate) ? (now === undefined ? NaN : now * 1000) : fromDate;
+	// Beyond what a Date can hold (1e999 is Infinity) is no time at all.
+	return Number.isNaN(new Date(ms).getTime()) ? null : ms;
+}
+
+/**
+ * Server clock minus this machine's, in whole seconds, or null when no difference was measured.
+ * The server stamps whole seconds (Date and now alike), so its clock read somewhere in
+ * [server, server + 1 s) at a moment between sending and arrival by this machine's clock: a
+ * difference is measured only when that whole range lies on one side of zero.
+ */
+export function measuredClockOffset(
+	serverMs: number,
+	sentAtMs: number,
+	receivedAtMs: number
+): number | null {
+	const lowest = serverMs - Math.max(sentAtMs, receivedAtMs);
+	const highest = serverMs + 1000 - Math.min(sentAtMs, receivedAtMs);
+	if (lowest <= 0 && highest >= 0) return null;
+	return Math.round((lowest + highest) / 2000);
 }
 
 /** What a response means for the client, in the terms of spec §7. */
@@ -80,16 +110,28 @@ export function explainResponse(input: ExplainInput): Explanation {
 					message: `"${read.error.error}" is not one of the seven error codes of spec §7${status}. Read its description, and ask the service's operator what it means.`
 				};
 			}
-			const serverMs = serverTimeMs(input.date, read.now);
-			const offsetMs =
-				serverMs === null || input.receivedAtMs === undefined ? NaN : serverMs - input.receivedAtMs;
-			const offset = Math.abs(offsetMs) <= MAX_CLOCK_OFFSET_MS ? Math.round(offsetMs / 1000) : null;
+			const received = input.receivedAtMs;
+			const stamped = serverTimeMs(input.date, read.now);
+			const serverMs =
+				stamped !== null &&
+				(received === undefined || Math.abs(stamped - received) <= MAX_CLOCK_OFFSET_MS)
+					? stamped
+					: null;
+			const ts = input.ts ?? null;
 			return {
 				kind: 'error',
 				code: read.error.error,
 				error: read.error,
 				wrapped: read.wrapped,
-				clockOffsetSeconds: offset
+				serverTimeMs: serverMs,
+				clockOffsetSeconds:
+					serverMs === null || received === undefined
+						? null
+						: measuredClockOffset(serverMs, input.sentAtMs ?? received, received),
+				tsOffsetSeconds:
+					serverMs === null || ts === null || !isTimestamp(ts)
+						? null
+						: Number(ts) - Math.floor(serverMs / 1000)
 			};
 		}
 		case 'empty':

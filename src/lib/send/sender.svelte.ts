@@ -6,6 +6,12 @@ import type { Explanation } from './explain';
 import { proxyRequestUrl } from './proxy-url';
 import type { SendOutcome, Target } from './send';
 
+export const TARGET_LABELS: Record<Target, string> = {
+	sandbox: 'Sandbox',
+	proxy: 'Proxy',
+	direct: 'Direct'
+};
+
 /** Spec §7 and §8: at most 3 attempts after server_error. */
 export const MAX_ATTEMPTS = 3;
 /** The short wait before a retry, growing with each attempt. */
@@ -24,7 +30,11 @@ export interface SendResult {
 	upstreamUrl: string;
 	requestUrl: string;
 	kid: string;
+	/** Sent to the sandbox with a kid it never issued: it can only refuse such a request. */
+	kidUnknownToSandbox: boolean;
 	authorization: string | null;
+	/** The signed request as curl, and the key it was signed with: what /verify needs to check it. */
+	signedRequest: { curl: string; macKey: string };
 	outcome: SendOutcome;
 	explanation: Explanation | null;
 }
@@ -53,12 +63,16 @@ export class Sender {
 	readonly requestUrl: string | null;
 	readonly requestKey: string;
 	readonly isRefused: boolean;
+	/** Whether the answer on screen came from the target chosen now. */
+	readonly resultIsCurrent: boolean;
 	/** Why Send is unavailable right now, or null. */
 	readonly cannotSend: string | null;
 
 	private readonly playground: Playground;
 	private readonly sandbox: Sandbox;
 	private readonly storage: Pick<Storage, 'getItem' | 'setItem'> | null;
+	/** Set when a send put a new answer on screen, until the answer takes the focus. */
+	#answerAwaitsFocus = false;
 
 	constructor(
 		playground: Playground,
@@ -82,6 +96,7 @@ export class Sender {
 		);
 		this.requestKey = $derived(`${this.upstreamUrl}\n${this.playground.kid}`);
 		this.isRefused = $derived(this.refused?.key === this.requestKey);
+		this.resultIsCurrent = $derived(this.result?.target === this.target);
 
 		this.cannotSend = $derived.by(() => {
 			if (this.playground.blockingFields.length > 0)
@@ -101,11 +116,28 @@ export class Sender {
 		this.storage?.setItem(PROXY_SETTING_KEY, text);
 	}
 
+	/** Sends to the sandbox, whatever target was chosen before. */
+	sendToSandbox(): Promise<void> {
+		this.target = 'sandbox';
+		return this.send();
+	}
+
+	/**
+	 * True once after a send put a new answer on screen: the answer's heading takes the focus then,
+	 * and not when it is merely shown again (coming back to the page).
+	 */
+	takeAnswerFocus(): boolean {
+		const awaits = this.#answerAwaitsFocus;
+		this.#answerAwaitsFocus = false;
+		return awaits;
+	}
+
 	async send(): Promise<void> {
 		if (this.busy || this.cannotSend) return;
 		this.busy = true;
 		this.attempts = [];
 		this.gaveUp = false;
+		const before = this.result;
 		try {
 			for (let number = 1; number <= MAX_ATTEMPTS; number++) {
 				if (number > 1)
@@ -132,6 +164,7 @@ export class Sender {
 				this.refused = { key: this.requestKey, code: explanation.code };
 			}
 		} finally {
+			this.#answerAwaitsFocus = this.result !== before;
 			this.busy = false;
 		}
 	}
@@ -139,16 +172,22 @@ export class Sender {
 	/** One request with a fresh nonce (unless the user typed one) and the ts of this moment. */
 	private async sendOnce(): Promise<SendResult | null> {
 		if (!this.playground.nonceFixed) this.playground.newNonce();
+		// What is signed, read together with the signature it gives.
+		const kid = this.playground.kid;
+		const ts = this.playground.ts;
+		const macKey = this.playground.macKey;
 		const signed = await this.playground.signed;
 		const upstreamUrl = this.upstreamUrl;
 		const requestUrl = this.requestUrl;
 		if (!signed?.ok || upstreamUrl === null || requestUrl === null) return null;
 		const authorization = this.omitAuthorization ? null : signed.value.header;
+		const kidUnknownToSandbox = this.target === 'sandbox' && !this.sandbox.issued(kid);
 		// Sending and explaining are loaded on the first Send, not with the page.
 		const [{ sendRequest }, { explainResponse }] = await Promise.all([
 			import('./send'),
 			import('./explain')
 		]);
+		const sentAtMs = Date.now();
 		const outcome = await sendRequest({
 			target: this.target,
 			requestUrl,
@@ -161,15 +200,19 @@ export class Sender {
 						status: outcome.status,
 						body: outcome.body,
 						date: outcome.headers.find(([name]) => name === 'date')?.[1] ?? null,
-						receivedAtMs: Date.now()
+						receivedAtMs: Date.now(),
+						sentAtMs,
+						ts: authorization === null ? null : ts
 					})
 				: null;
 		return {
 			target: this.target,
 			upstreamUrl,
 			requestUrl,
-			kid: this.playground.kid,
+			kid,
+			kidUnknownToSandbox,
 			authorization,
+			signedRequest: { curl: signed.value.curl, macKey },
 			outcome,
 			explanation
 		};
