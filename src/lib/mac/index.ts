@@ -29,3 +29,4 @@ export {
 } from './ts-nonce';
 export { CredentialError, parseCredential, type Credential, type FieldIssue } from './credential';
 export { curlCommand, shellQuote } from './curl';
+export { cmdCurlCommand, cmdQuote, powershellCommand, powershellQuote } from './windows';
