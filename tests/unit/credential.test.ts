@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CredentialError, parseCredential } from '$lib/mac';
+import { CredentialError, parseCredential, pastedJson } from '$lib/mac';
 
 const sdk = {
 	kid: 'kid-123',
@@ -82,4 +82,32 @@ describe('parseCredential', () => {
 			expect(() => parseCredential(text)).toThrow(expect.objectContaining({ field: 'credential' }));
 		}
 	);
+});
+
+describe('pastedJson', () => {
+	const object =
+		'{"kid":"k","mac_key":"a}b{\\"c","token_type":"mac","mac_algorithm":"hmac-sha-1","scopeSet":["basic_info"]}';
+
+	it('finds the JSON object in a logcat line, and what is around it', () => {
+		const line = `11-21 10:00:01.123 12345-12345/com.example.game D/TapLogin: onLoginSuccess: ${object}  `;
+		expect(pastedJson(line)).toEqual({
+			json: object,
+			before: '11-21 10:00:01.123 12345-12345/com.example.game D/TapLogin: onLoginSuccess:',
+			after: ''
+		});
+		expect(parseCredential(line).mac_key).toBe('a}b{"c');
+	});
+
+	it('skips braces that are not JSON before the object', () => {
+		expect(pastedJson(`I/{main} {oops result={ ${object} done`)).toMatchObject({
+			json: object,
+			after: 'done'
+		});
+	});
+
+	it('takes JSON as a whole when it is JSON, and leaves text without an object to the parser', () => {
+		expect(pastedJson(' [1,2] ')).toEqual({ json: ' [1,2] ', before: '', after: '' });
+		expect(pastedJson('kid=1 {')).toEqual({ json: 'kid=1 {', before: '', after: '' });
+		expect(() => parseCredential('onLoginSuccess: {kid: 1}')).toThrow(/not JSON/);
+	});
 });

@@ -87,7 +87,7 @@ describe('Playground', () => {
 	it('fills the credential from a pasted SDK result, keeping what it cannot use out', () => {
 		const playground = new Playground();
 		playground.clientId = 'kept';
-		const message = playground.pasteCredential(
+		const { problem, filled } = playground.pasteCredential(
 			JSON.stringify({
 				kid: 'pasted',
 				mac_key: 'pk',
@@ -96,14 +96,37 @@ describe('Playground', () => {
 				scopeSet: ['basic_info']
 			})
 		);
-		expect(message).toMatch(/mac_algorithm "rsa" is not supported/);
+		expect(problem).toMatch(/mac_algorithm "rsa" is not supported/);
+		expect(filled).toEqual(['kid', 'mac_key', 'mac_algorithm', 'token_type', 'scopes']);
 		expect([playground.kid, playground.macKey, playground.clientId]).toEqual([
 			'pasted',
 			'pk',
 			'kept'
 		]);
-		expect(playground.pasteCredential('{oops')).toMatch(/not JSON/);
+		expect(playground.pasteCredential('{oops').problem).toMatch(/not JSON/);
 		expect(playground.kid).toBe('pasted');
+	});
+
+	it('reads the login result out of a logcat line and says what it ignored, never the key', () => {
+		const playground = new Playground();
+		const prefix = '11-21 10:00:01.123 12345-12345/com.example.game D/TapLogin: onLoginSuccess:';
+		const json = JSON.stringify({
+			kid: 'logcat-kid',
+			mac_key: 'logcat-key',
+			token_type: 'mac',
+			mac_algorithm: 'hmac-sha-1',
+			scopeSet: ['public_profile']
+		});
+		const result = playground.pasteCredential(`${prefix} ${json} (logcat-key)`);
+		expect(result.problem).toBeNull();
+		expect([playground.kid, playground.macKey, playground.scopes.public_profile]).toEqual([
+			'logcat-kid',
+			'logcat-key',
+			true
+		]);
+		expect(result.ignored).toBe(
+			`Read the JSON object in the paste and ignored the text before it, “${prefix}”, and after it, “(•••)”.`
+		);
 	});
 
 	it("signs one URL for Send and curl: ' in client_id goes out as %27, shown in the box and said why", async () => {

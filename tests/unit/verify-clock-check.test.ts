@@ -57,3 +57,53 @@ describe('formatDuration', () => {
 		expect(formatDuration(seconds)).toBe(text);
 	});
 });
+
+describe('clockCheck against when the request was sent', () => {
+	const TS = '1618221750'; // 2021-04-12 10:02:30 UTC
+	const sentMs = Date.UTC(2021, 3, 12, 10, 2, 32);
+
+	it("judges an old HAR's ts by the entry's time, and says its age today is beside the point", () => {
+		const check = clockCheck(TS, NOW, 300, {
+			ms: sentMs,
+			source: "the HAR entry's startedDateTime",
+			zoneKnown: true
+		});
+		expect(check).toMatchObject({ ageSeconds: 2, likelyInvalidTime: false, against: 'sent' });
+		expect(check.message).toBe(
+			"ts is 2 seconds before the request was sent (2021-04-12 10:02:32 UTC, the HAR entry's startedDateTime): " +
+				'within ±5 minutes (an assumption: the spec does not state the allowed difference). ' +
+				'Judged against that time, not now: it is 946 days 12 hours old today, which matters only if the header is sent again.'
+		);
+		expect(clockCheck(TS, NOW).message).toMatch(/946 days 12 hours old: outside .*invalid_time/);
+	});
+
+	it('still flags a signer whose clock was off when it sent', () => {
+		const check = clockCheck(TS, NOW, 300, {
+			ms: sentMs + 3_600_000,
+			source: 'the Date header',
+			zoneKnown: true
+		});
+		expect(check.likelyInvalidTime).toBe(true);
+		expect(check.message).toMatch(
+			/^ts is 1 hour before the request was sent .*invalid_time\. The signer's clock was behind\./
+		);
+	});
+
+	it('reads a log time without a zone as UTC, and names the zone that explains whole hours', () => {
+		const source = "the log line's time";
+		expect(
+			clockCheck(TS, NOW, 300, { ms: sentMs - 2000, source, zoneKnown: false }).message
+		).toMatch(
+			/^ts is the same second as the log line's time \(2021-04-12 10:02:30, read as UTC: it names no time zone\): within/
+		);
+		const beijing = clockCheck(TS, NOW, 300, {
+			ms: sentMs + 8 * 3_600_000,
+			source,
+			zoneKnown: false
+		});
+		expect(beijing).toMatchObject({ ageSeconds: 2, likelyInvalidTime: false });
+		expect(beijing.message).toMatch(
+			/^the log line's time \(2021-04-12 18:02:32\) names no time zone\. If it is UTC\+08:00, ts is 2 seconds before it: within/
+		);
+	});
+});

@@ -54,15 +54,71 @@ function readScopes(value: unknown): string[] | null {
 		.filter(Boolean);
 }
 
+/** How many `{` a paste is searched from: a log line has few; a hostile paste must not cost n². */
+const MAX_OBJECT_STARTS = 20;
+
+/** Where a balanced `{…}` starting at `start` ends (after its `}`), strings skipped; -1 if never. */
+function objectEnd(text: string, start: number): number {
+	let depth = 0;
+	let inString = false;
+	for (let index = start; index < text.length; index++) {
+		const char = text.charAt(index);
+		if (inString) {
+			if (char === '\\') index++;
+			else if (char === '"') inString = false;
+		} else if (char === '"') inString = true;
+		else if (char === '{') depth++;
+		else if (char === '}' && --depth === 0) return index + 1;
+	}
+	return -1;
+}
+
+/** The JSON of a paste, and the text around it that was not read. */
+export interface PastedJson {
+	json: string;
+	/** What came before the JSON object (a logcat line's prefix), trimmed; empty when nothing. */
+	before: string;
+	after: string;
+}
+
+/**
+ * The JSON in a paste: the whole text when it is JSON, else the first `{…}` inside it that is a
+ * JSON object, as a logcat line carries it (`… D/TapLogin: onLoginSuccess: {…}`). When neither,
+ * the whole text, for the parser to report.
+ */
+export function pastedJson(text: string): PastedJson {
+	const whole = { json: text, before: '', after: '' };
+	try {
+		JSON.parse(text);
+		return whole;
+	} catch {
+		// Not JSON as a whole: look for an object inside.
+	}
+	let start = text.indexOf('{');
+	for (let tries = 0; start >= 0 && tries < MAX_OBJECT_STARTS; tries++) {
+		const end = objectEnd(text, start);
+		const json = end < 0 ? '' : text.slice(start, end);
+		try {
+			if (json !== '' && isRecord(JSON.parse(json)))
+				return { json, before: text.slice(0, start).trim(), after: text.slice(end).trim() };
+		} catch {
+			// Braces that are not JSON (a log's {tag}): try the next one.
+		}
+		start = text.indexOf('{', start + 1);
+	}
+	return whole;
+}
+
 /**
  * Reads the SDK login result pasted as JSON. Accepts the object itself or one wrapped in `data`
- * (as the service wraps its bodies), snake_case or camelCase names.
+ * (as the service wraps its bodies), snake_case or camelCase names, and the object inside a log
+ * line (see pastedJson).
  */
 export function parseCredential(text: string): Credential {
 	requireText('credential', text);
 	let json: unknown;
 	try {
-		json = JSON.parse(text);
+		json = JSON.parse(pastedJson(text).json);
 	} catch {
 		throw new MacInputError(
 			'credential',

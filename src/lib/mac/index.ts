@@ -35,5 +35,13 @@ export {
 	timestampToDate,
 	type NonceKind
 } from './ts-nonce';
-export { CredentialError, parseCredential, type Credential, type FieldIssue } from './credential';
+export {
+	CredentialError,
+	parseCredential,
+	pastedJson,
+	type Credential,
+	type FieldIssue,
+	type PastedJson
+} from './credential';
 export { curlCommand, shellQuote } from './curl';
+export { cmdCurlCommand, cmdQuote, powershellCommand, powershellQuote } from './windows';

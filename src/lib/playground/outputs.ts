@@ -1,6 +1,8 @@
 import {
 	authorizationHeader,
+	cmdCurlCommand,
 	curlCommand,
+	powershellCommand,
 	hmac,
 	MacInputError,
 	type Digest,
@@ -21,10 +23,13 @@ export interface SignInput {
 export interface SignedOutputs {
 	digest: Digest;
 	header: string;
+	/** For bash; `cmd` and `powershell` send the same request from Windows. */
 	curl: string;
+	cmd: string;
+	powershell: string;
 }
 
-/** Signature, header and curl command for one base string: the async end of the playground's chain. */
+/** Signature, header and the commands that send it, for one base string: the async end of the playground's chain. */
 export async function signOutputs(input: SignInput): Promise<Outcome<SignedOutputs>> {
 	try {
 		const digest = await hmac(input.macKey, input.base);
@@ -32,7 +37,16 @@ export async function signOutputs(input: SignInput): Promise<Outcome<SignedOutpu
 			{ id: input.kid, ts: input.ts, nonce: input.nonce, mac: digest.base64 },
 			{ space: input.space }
 		);
-		return { ok: true, value: { digest, header, curl: curlCommand(input.href, header) } };
+		return {
+			ok: true,
+			value: {
+				digest,
+				header,
+				curl: curlCommand(input.href, header),
+				cmd: cmdCurlCommand(input.href, header),
+				powershell: powershellCommand(input.href, header)
+			}
+		};
 	} catch (error) {
 		// Resolve rather than reject: a page awaiting this shows the message at the field, never a crash.
 		if (error instanceof MacInputError) return { ok: false, error };

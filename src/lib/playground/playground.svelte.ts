@@ -11,12 +11,15 @@ import {
 	MAC_ALGORITHM,
 	nonce,
 	parseCredential,
+	pastedJson,
 	requestTarget,
 	padTimestamp,
 	timestamp,
 	timestampToDate,
 	type BaseStringInput,
+	type Credential,
 	type Outcome,
+	type PastedJson,
 	type NonceKind
 } from '$lib/mac';
 import { LiveClock } from '$lib/ui/live-clock.svelte';
@@ -32,6 +35,33 @@ import { signOutputs, type SignedOutputs } from './outputs';
 import { DEFAULT_PRESET, type Preset } from './presets';
 
 export type Region = 'domestic' | 'overseas';
+
+/** What pasting an SDK login result did. */
+export interface CredentialPasteResult {
+	/** The fields filled, in the spec's names. */
+	filled: string[];
+	/** What could not be used, or null. */
+	problem: string | null;
+	/** The text around the JSON object that was not read, in words; null when there was none. */
+	ignored: string | null;
+}
+
+/** A piece of ignored text for a message: short, and never with the mac_key in it. */
+function shown(text: string, secret: string | undefined): string {
+	const safe = secret ? text.split(secret).join('•••') : text;
+	return `“${safe.length > 90 ? `${safe.slice(0, 90)}…` : safe}”`;
+}
+
+function ignoredText(pasted: PastedJson, secret: string | undefined): string | null {
+	const parts = [
+		pasted.before && `before it, ${shown(pasted.before, secret)}`,
+		pasted.after && `after it, ${shown(pasted.after, secret)}`
+	].filter(Boolean);
+	return parts.length === 0
+		? null
+		: `Read the JSON object in the paste and ignored the text ${parts.join(', and ')}.`;
+}
+export type Shell = 'bash' | 'cmd' | 'powershell';
 
 export const DEFAULT_BASE_URLS: Record<Region, string> = {
 	domestic: __DOMESTIC_BASE_URL__,
@@ -100,6 +130,8 @@ export class Playground {
 	headerSpace = $state(false);
 	/** Set while the page's own action (a sandbox login, signing out) replaced the user's credential. */
 	replaced = $state<ReplacedCredential | null>(null);
+	/** Which shell the curl command is shown for besides bash. */
+	shell = $state<Shell>('bash');
 
 	#clock = new LiveClock();
 
@@ -242,32 +274,49 @@ export class Playground {
 	}
 
 	/**
-	 * Fills the credential from a pasted SDK login result. Fields that could be read are filled even
-	 * when others are bad; the returned message says what could not be used.
+	 * Fills the credential from a pasted SDK login result, found inside a log line if need be.
+	 * Fields that could be read are filled even when others are bad; the result says what was
+	 * filled, what could not be used and what text around the JSON was ignored.
 	 */
-	pasteCredential(text: string): string | null {
-		let credential;
-		let message: string | null = null;
+	pasteCredential(text: string): CredentialPasteResult {
+		let credential: Partial<Credential>;
+		let problem: string | null = null;
 		try {
 			credential = parseCredential(text);
 		} catch (error) {
+			const message = error instanceof Error ? error.message : String(error);
 			if (!(error instanceof CredentialError))
-				return error instanceof Error ? error.message : String(error);
+				return { filled: [], problem: message, ignored: null };
 			credential = error.partial;
-			message = error.message;
+			problem = message;
 		}
+		// What the user pastes is theirs: a credential the page put in place earlier is forgotten.
 		this.replaced = null;
-		if (credential.kid !== undefined) this.kid = credential.kid;
-		if (credential.mac_key !== undefined) this.macKey = credential.mac_key;
-		if (credential.mac_algorithm !== undefined) this.macAlgorithm = credential.mac_algorithm;
-		if (credential.token_type !== undefined) this.tokenType = credential.token_type;
+		const filled: string[] = [];
+		if (credential.kid !== undefined) {
+			this.kid = credential.kid;
+			filled.push('kid');
+		}
+		if (credential.mac_key !== undefined) {
+			this.macKey = credential.mac_key;
+			filled.push('mac_key');
+		}
+		if (credential.mac_algorithm !== undefined) {
+			this.macAlgorithm = credential.mac_algorithm;
+			filled.push('mac_algorithm');
+		}
+		if (credential.token_type !== undefined) {
+			this.tokenType = credential.token_type;
+			filled.push('token_type');
+		}
 		if (credential.scopes !== undefined) {
 			this.scopes = {
 				basic_info: credential.scopes.includes('basic_info'),
 				public_profile: credential.scopes.includes('public_profile')
 			};
+			filled.push('scopes');
 		}
-		return message;
+		return { filled, problem, ignored: ignoredText(pastedJson(text), credential.mac_key) };
 	}
 
 	newNonce(): void {

@@ -1,4 +1,5 @@
 import { BASE_STRING_RULES } from '$lib/mac';
+import { logLineTime, type SentAt } from './sent-at';
 
 export type InvisibleKind =
 	'cr' | 'tab' | 'leading-space' | 'trailing-space' | 'no-break-space' | 'zero-width' | 'control';
@@ -86,9 +87,132 @@ export function unescapeBaseString(text: string): string {
 	}
 	const escapes: Record<string, string> = { n: '\n', r: '\r', t: '\t', '\\': '\\' };
 	return withoutTrailing(text, '\r\n').replace(
-		/\\([nrt\\])/g,
+		/\\([nrt\\'"])/g,
 		(_, char: string) => escapes[char] ?? char
 	);
+}
+
+/** A pasted base string as compared: out of its log line and quotes, its escapes read. */
+export interface LoggedBaseString {
+	text: string;
+	/** What was taken off around the base string, in words ("the log prefix "…"", "the quotes"). */
+	tookOff: string[];
+	/** The paste shows line breaks as `\n` text. */
+	escaped: boolean;
+	/** Whether those escapes were read as the characters they stand for. */
+	unescaped: boolean;
+	/** The time the log line starts with, when it has one: when the request was signed. */
+	loggedAt: SentAt | null;
+}
+
+// The base string starts with the ts: digits, then a line break, as text or real.
+const TS_LINE = String.raw`(?=\d{1,15}(?:\\[rn]|\r|\n))`;
+const BARE_START = new RegExp(String.raw`^((?:b?['"])?)` + TS_LINE);
+// A log prefix ends with `=`, `:` or a blank, before the quote: `… DEBUG signer: base_string='`.
+const PREFIXED_START = new RegExp(String.raw`^(.*?(?:[=:][ \t]*|[ \t]))((?:b?['"])?)` + TS_LINE);
+
+function quotedForNote(text: string): string {
+	return `"${text.length > 80 ? `${text.slice(0, 80)}…` : text}"`;
+}
+
+/** Where the quote opened before `from` closes; a backslash escapes the next character. */
+function closingQuote(text: string, from: number, quote: string): number {
+	for (let index = from; index < text.length; index++) {
+		const char = text.charAt(index);
+		if (char === '\\') index++;
+		else if (char === quote) return index;
+	}
+	return -1;
+}
+
+/**
+ * Takes a base string out of the log line it was pasted with (`2021-04-12 10:02:30,118 DEBUG
+ * signer: base_string='1618221750\n…\n\n'`): the prefix before the ts, the quotes around it and
+ * anything after the closing quote are taken off, and `\n` shown as text is read as a line break
+ * unless `unescape` says otherwise (null: when the paste shows escapes). Text that starts with the
+ * ts is taken as it is.
+ */
+export function readLoggedBaseString(
+	text: string,
+	unescape: boolean | null = null
+): LoggedBaseString {
+	const head = text.slice(0, 500);
+	const bare = BARE_START.exec(head);
+	let prefixed = bare ? null : PREFIXED_START.exec(head);
+	// A prefix never holds a line of the base string; blanks alone are the customer's, not a log's.
+	if (prefixed && (/\\[nr]/.test(prefixed[1] ?? '') || (prefixed[1] ?? '').trim() === ''))
+		prefixed = null;
+	const prefix = prefixed?.[1] ?? '';
+	const opening = bare?.[1] ?? prefixed?.[2] ?? '';
+	const start = (bare ?? prefixed)?.[0].length ?? 0;
+	const quote = opening.replace(/^b/, '');
+	let body = (bare ?? prefixed) ? text.slice(start) : text;
+	const tookOff: string[] = [];
+	if (prefix.trim() !== '') tookOff.push(`the log prefix ${quotedForNote(prefix.trim())}`);
+	if (quote !== '') {
+		const close = closingQuote(body, 0, quote);
+		if (close < 0) tookOff.push('the opening quote');
+		else {
+			const after = body.slice(close + 1).trim();
+			body = body.slice(0, close);
+			tookOff.push('the quotes');
+			if (after !== '') tookOff.push(`the text after them, ${quotedForNote(after)}`);
+		}
+	}
+	const escaped = hasEscapedLineBreaks(body);
+	const unescaped = unescape ?? escaped;
+	return {
+		text: unescaped ? unescapeQuoted(body, quote) : body,
+		tookOff,
+		escaped,
+		unescaped,
+		loggedAt: prefix === '' ? null : (logLineTime(prefix)?.sentAt ?? null)
+	};
+}
+
+/** A quoted body's escapes read: as a JSON string when it was in double quotes and is one. */
+function unescapeQuoted(body: string, quote: string): string {
+	if (quote === '"') {
+		try {
+			const parsed: unknown = JSON.parse(`"${body}"`);
+			if (typeof parsed === 'string') return parsed;
+		} catch {
+			// Not JSON: the plain escapes below.
+		}
+	}
+	return unescapeBaseString(body);
+}
+
+/** "a, b and c". */
+function joinWords(words: string[]): string {
+	return words.length < 2
+		? words.join('')
+		: `${words.slice(0, -1).join(', ')} and ${words.at(-1) ?? ''}`;
+}
+
+/**
+ * Compares a base string pasted from a customer's log with the expected one: taken out of its log
+ * line first (readLoggedBaseString), and the notes say what was taken off and what was unescaped.
+ */
+export function diffLoggedBaseString(
+	expected: string,
+	pasted: string,
+	unescape: boolean | null = null
+): BaseStringDiff & { read: LoggedBaseString } {
+	const read = readLoggedBaseString(pasted, unescape);
+	const diff = diffBaseString(expected, read.text);
+	const notes: string[] = [];
+	if (read.tookOff.length > 0) notes.push(`Took off: ${joinWords(read.tookOff)}.`);
+	if (read.unescaped && read.escaped)
+		notes.push(
+			'The paste shows \\n as text: read as line breaks (untick below to compare as pasted).'
+		);
+	return {
+		...diff,
+		canUnescape: read.escaped || diff.canUnescape,
+		notes: [...notes, ...diff.notes],
+		read
+	};
 }
 
 function invisibles(line: string): Invisible[] {

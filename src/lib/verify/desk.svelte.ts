@@ -2,7 +2,7 @@ import { createContext } from 'svelte';
 import { attempt, baseString, baseStringLines, requestTarget } from '$lib/mac';
 import { LiveClock } from '$lib/ui/live-clock.svelte';
 import { clockCheck } from './clock-check';
-import { diffBaseString, unescapeBaseString } from './base-string-diff';
+import { diffLoggedBaseString } from './base-string-diff';
 import { diagnose, type Diagnosis } from './diagnose';
 import type { VerifyExample } from './examples';
 import { parseSignedRequest } from './parse-signed-request';
@@ -20,7 +20,7 @@ interface DeskInputs {
 	macKey: string;
 	customUrl: string | null;
 	customerBase: string;
-	unescapeCustomerBase: boolean;
+	unescapeCustomerBase: boolean | null;
 }
 
 function exampleInputs(example: VerifyExample): DeskInputs {
@@ -29,7 +29,7 @@ function exampleInputs(example: VerifyExample): DeskInputs {
 		macKey: example.macKey,
 		customUrl: example.url ?? null,
 		customerBase: example.customerBase ?? '',
-		unescapeCustomerBase: false
+		unescapeCustomerBase: null
 	};
 }
 
@@ -57,8 +57,11 @@ export class VerifyDesk {
 	customUrl = $state<string | null>(null);
 	/** The base string from the customer's logs, for the line-by-line diff. */
 	customerBase = $state('');
-	/** Read `\n`, `\r` and `\t` in the pasted base string as the characters they stand for. */
-	unescapeCustomerBase = $state(false);
+	/**
+	 * Read `\n`, `\r` and `\t` in the pasted base string as the characters they stand for; null
+	 * until the agent chooses: then they are read so when the paste shows them as text.
+	 */
+	unescapeCustomerBase = $state<boolean | null>(null);
 	/** Show the kid in full in the report and the share link. */
 	revealKid = $state(false);
 
@@ -114,10 +117,6 @@ export class VerifyDesk {
 	readonly expectedLines = $derived(this.expectedInput ? baseStringLines(this.expectedInput) : []);
 	readonly expectedBase = $derived(this.expectedInput ? baseString(this.expectedInput) : '');
 
-	readonly clock = $derived(
-		this.request ? clockCheck(this.request.authorization.ts, this.#clock.now) : null
-	);
-
 	readonly diagnosis: Promise<Diagnosis | null> = $derived(
 		this.request && this.target?.ok && this.macKey !== ''
 			? diagnose({
@@ -134,10 +133,16 @@ export class VerifyDesk {
 	readonly diff = $derived(
 		this.customerBase === '' || this.expectedBase === ''
 			? null
-			: diffBaseString(
-					this.expectedBase,
-					this.unescapeCustomerBase ? unescapeBaseString(this.customerBase) : this.customerBase
-				)
+			: diffLoggedBaseString(this.expectedBase, this.customerBase, this.unescapeCustomerBase)
+	);
+
+	/** When the request was sent, where the paste or the logged base string's log line says so. */
+	readonly sentAt = $derived(this.request?.sentAt ?? this.diff?.read.loggedAt ?? null);
+
+	readonly clock = $derived(
+		this.request
+			? clockCheck(this.request.authorization.ts, this.#clock.now, undefined, this.sentAt)
+			: null
 	);
 
 	/** The page's state for a link: never the mac_key, the kid only when the agent chose to. */
@@ -147,7 +152,7 @@ export class VerifyDesk {
 				signedRequest: this.signedRequest,
 				url: this.customUrl ?? '',
 				baseString: this.customerBase,
-				options: { unescape: this.unescapeCustomerBase }
+				options: this.unescapeCustomerBase === null ? {} : { unescape: this.unescapeCustomerBase }
 			},
 			{ includeKid: this.revealKid, macKey: this.macKey }
 		);
@@ -190,7 +195,7 @@ export class VerifyDesk {
 	/** A request signed on the signing page, with its mac_key, handed over in this tab's memory. */
 	receive(handed: { signedRequest: string; macKey: string }): void {
 		this.#replace(
-			{ ...handed, customUrl: null, customerBase: '', unescapeCustomerBase: false },
+			{ ...handed, customUrl: null, customerBase: '', unescapeCustomerBase: null },
 			null
 		);
 	}
@@ -221,7 +226,8 @@ export class VerifyDesk {
 				macKey: this.macKey,
 				customUrl: state.url === '' ? null : state.url,
 				customerBase: state.baseString,
-				unescapeCustomerBase: state.options.unescape === true
+				unescapeCustomerBase:
+					typeof state.options.unescape === 'boolean' ? state.options.unescape : null
 			},
 			null
 		);

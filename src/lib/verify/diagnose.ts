@@ -77,7 +77,10 @@ export interface Diagnosis {
 	customerMac: string;
 	/** The mistakes, alone or in pairs, that reproduce the customer's mac; most likely first. */
 	explanations: Explanation[];
-	/** True when nothing reproduces the mac: the mac_key, or inputs this page cannot see, differ. */
+	/**
+	 * True when nothing reproduces the mac: the mac_key, a mistake the catalogue lacks, or inputs
+	 * this page cannot see differ.
+	 */
 	keyOrUnseenInputs: boolean;
 	/** One paragraph for the page: the verdict in plain words. */
 	message: string;
@@ -270,7 +273,7 @@ function unexplainedMessage(mac: string): string {
 	if (shapes.length === 0) {
 		return `The mac does not match, and "${mac.slice(0, 60)}" is not an HMAC digest in any encoding tried (HMAC-SHA-1 in Base64 is 28 characters ending in "="): it was probably cut or changed on its way, by a log, a proxy or URL decoding.`;
 	}
-	return 'The mac does not match, and no catalogued mistake, alone or in pairs, reproduces it. The likely cause is the mac_key (the customer signs with another key than the one given here: another user’s, an old one, or the kid in its place) or inputs this page cannot see (a proxy or SDK that changes the request after signing, or another URL than the one given).';
+	return 'The mac does not match, and nothing in the catalogue reproduces it: no catalogued mistake, alone or in pairs. That does not single out the mac_key. A different key (another user’s, an old one, the kid in its place) is one possibility among others: a mistake the catalogue lacks, or inputs this page cannot see (another URL, method or ext, or a proxy or SDK that changed the request after signing). Compare their logged base string with the expected one next.';
 }
 
 /** One HMAC per distinct base string, key and hash; the encodings are renderings of it. */

@@ -48,6 +48,8 @@ export {
 export { clockCheck, formatDuration, type ClockCheck } from './clock-check';
 export {
 	diffBaseString,
+	diffLoggedBaseString,
+	readLoggedBaseString,
 	hasEscapedLineBreaks,
 	segmentDiff,
 	unescapeBaseString,
@@ -55,8 +57,17 @@ export {
 	type DiffSegment,
 	type Invisible,
 	type InvisibleKind,
-	type LineDiff
+	type LineDiff,
+	type LoggedBaseString
 } from './base-string-diff';
+export {
+	formatInstant,
+	httpDate,
+	isoTime,
+	logLineTime,
+	type LogTime,
+	type SentAt
+} from './sent-at';
 export {
 	caseFileMarkdown,
 	maskKid,

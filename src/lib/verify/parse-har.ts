@@ -1,5 +1,6 @@
 import { MacInputError, attempt, requestTarget } from '$lib/mac';
 import type { HeaderField, ParsedRequest } from './parse-curl';
+import { isoTime, type SentAt } from './sent-at';
 import { SIGNED_REQUEST_FIELD } from './shell-words';
 
 function fail(message: string): never {
@@ -42,13 +43,14 @@ const isMac = (header: HeaderField) => /^mac(?:\s|$)/i.test(header.value.trim())
 interface Signed {
 	request: JsonObject;
 	headers: HeaderField[];
+	entry: JsonObject;
 }
 
 /**
  * Reads a HAR file (devtools' "Save all as HAR"): the first request signed with MAC, its method,
  * URL and headers. Responses, cookies and bodies are not signed, so they are not read.
  */
-export function parseHar(text: string): ParsedRequest {
+export function parseHar(text: string): ParsedRequest & { sentAt?: SentAt } {
 	let root: unknown;
 	try {
 		root = JSON.parse(text.trim());
@@ -77,9 +79,9 @@ export function parseHar(text: string): ParsedRequest {
 		const authorizations = headers.filter(isAuthorization);
 		if (authorizations.length === 0) continue;
 		withAuthorization += 1;
-		if (authorizations.some(isMac)) {
+		if (authorizations.some(isMac) && isObject(entry)) {
 			signedCount += 1;
-			first ??= { request, headers };
+			first ??= { request, headers, entry };
 		} else if (otherSchemes.size < 3) {
 			for (const { value } of authorizations) {
 				otherSchemes.add(value.trim().split(/\s/, 1)[0]?.slice(0, 20) || '(empty)');
@@ -119,7 +121,12 @@ export function parseHar(text: string): ParsedRequest {
 	}
 	const method = readMethod(first.request, understood);
 	const url = readUrl(first, understood);
-	return { url, method, headers: first.headers, understood };
+	const started = member(first.entry, 'startedDateTime');
+	const sentAt =
+		typeof started === 'string' ? isoTime(started, "the HAR entry's startedDateTime") : null;
+	return sentAt
+		? { url, method, headers: first.headers, understood, sentAt }
+		: { url, method, headers: first.headers, understood };
 }
 
 function readMethod(request: JsonObject, understood: string[]): string {

@@ -13,6 +13,7 @@ import { FETCH_CALL, parseFetch } from './parse-fetch';
 import { parseHar } from './parse-har';
 import { looksLikePowerShell, parsePowerShell } from './parse-powershell';
 import { HEADER_LINE, REQUEST_LINE, parseRawRequest, type RawRequest } from './parse-raw-request';
+import { httpDate, logLineTime, type SentAt } from './sent-at';
 import { SIGNED_REQUEST_FIELD } from './shell-words';
 
 export type SignedRequestKind = 'header' | 'curl' | 'raw' | 'har' | 'fetch' | 'powershell';
@@ -35,6 +36,8 @@ export interface SignedRequest {
 	understood: string[];
 	/** What the diagnosis still needs: 'url' when none or no usable one; the mac_key never is in a paste. */
 	missing: MissingInput[];
+	/** When the paste says the request was sent: a HAR entry's time, a Date header, a log line's time. */
+	sentAt?: SentAt;
 }
 
 // Far beyond any real request; keeps a pasted log file from freezing the page.
@@ -45,7 +48,10 @@ const MAX_HAR_LENGTH = 5_000_000;
 
 type RequestKind = Exclude<SignedRequestKind, 'header'>;
 
-const READERS: Record<RequestKind, (text: string) => ParsedRequest | RawRequest> = {
+const READERS: Record<
+	RequestKind,
+	(text: string) => (ParsedRequest | RawRequest) & { sentAt?: SentAt }
+> = {
 	curl: parseCurlCommand,
 	raw: parseRawRequest,
 	har: parseHar,
@@ -131,6 +137,35 @@ function read(text: string): SignedRequest {
 				: 'The paste is too long to be one request.'
 		);
 	}
+	const logged = fromLogLine(text);
+	if (logged) {
+		const result = readRequest(logged.rest);
+		result.understood.unshift(
+			`Took off the log prefix ${JSON.stringify(logged.prefix)}; its time says when the request was sent.`
+		);
+		result.sentAt ??= logged.sentAt;
+		return result;
+	}
+	return readRequest(text);
+}
+
+// Where a request starts in a log line: its Authorization header, the MAC header alone, a curl
+// command or a request line.
+const LOGGED_REQUEST =
+	/authorization[ \t]*:|\bMAC[ \t]+id[ \t]*=|\bcurl(?:\.exe)?[ \t]|\b[A-Z]{3,7}[ \t]+(?:\/|https?:\/\/)/i;
+
+/** A request logged after a time (`2021-04-12 10:02:30,118 INFO http: Authorization: MAC …`). */
+function fromLogLine(text: string): { prefix: string; rest: string; sentAt: SentAt } | null {
+	const time = logLineTime(text);
+	if (time === null) return null;
+	const line = text.slice(0, text.search(/[\r\n]|$/));
+	const start = LOGGED_REQUEST.exec(line.slice(time.length))?.index;
+	if (start === undefined) return null;
+	const at = time.length + start;
+	return { prefix: text.slice(0, at).trim(), rest: text.slice(at), sentAt: time.sentAt };
+}
+
+function readRequest(text: string): SignedRequest {
 	const kind = detectKind(text);
 	if (kind === 'header') {
 		const authorization = parseAuthorization(text);
@@ -158,6 +193,9 @@ function read(text: string): SignedRequest {
 			missing: request.url === undefined ? ['url', 'mac_key'] : ['mac_key']
 		};
 		if (request.method !== undefined) result.method = request.method;
+		const date = request.headers.find((header) => header.name.toLowerCase() === 'date');
+		const sentAt = request.sentAt ?? (date ? httpDate(date.value) : null);
+		if (sentAt) result.sentAt = sentAt;
 		if (request.url !== undefined) {
 			result.url = request.url;
 			// Kept for the page to show and correct, but not usable as it is.

@@ -1,0 +1,52 @@
+// The signed request as a Windows user runs it: curl.exe from cmd, and PowerShell's Invoke-RestMethod.
+
+/**
+ * Quotes a word for cmd.exe and then curl.exe's C runtime, as devtools' "Copy as cURL (cmd)" does.
+ * For the C runtime: `"` becomes `\"`, and the backslashes before a quote (or before the closing
+ * quote) are doubled; other backslashes are literal. For cmd: the word is opened and closed with
+ * `^"`, so cmd never enters its own quoting, and every character that is not plainly safe gets a
+ * caret. A `%` before a name character is followed by a caret too (`%^PATH%`): cmd expands
+ * variables before it reads carets, and a name starting with a caret names no variable. A line
+ * break is `^` LF LF: the caret joins the lines and keeps the second line break.
+ */
+export function cmdQuote(word: string): string {
+	const crt = word
+		.replace(/(\\*)"/g, (_, slashes: string) => `${slashes}${slashes}\\"`)
+		.replace(/(\\+)$/, '$1$1');
+	const caret = crt
+		.replace(/[^A-Za-z0-9 _\-:=+~'/.,?;*@\r\n]/g, '^$&')
+		.replace(/%(?=[A-Za-z0-9_])/g, '%^')
+		.replace(/\r?\n/g, '^\n\n');
+	return `^"${caret}^"`;
+}
+
+/** The same curl command as curlCommand, for cmd.exe (`curl` there is Windows' own curl.exe). */
+export function cmdCurlCommand(url: string, authorization: string): string {
+	return [
+		'curl',
+		'--globoff',
+		'--path-as-is',
+		cmdQuote(url),
+		'-H',
+		cmdQuote(`Authorization: ${authorization}`)
+	].join(' ');
+}
+
+/**
+ * A single-quoted PowerShell string: nothing inside is expanded, and a quote is doubled. PowerShell
+ * also ends a single-quoted string at the typographic quotes ‘ ’ ‚ ‛, so those are doubled as well.
+ */
+export function powershellQuote(text: string): string {
+	return `'${text.replace(/['\u2018-\u201b]/g, '$&$&')}'`;
+}
+
+/**
+ * The signed request as PowerShell's Invoke-RestMethod (Windows PowerShell 5.1 and PowerShell 7),
+ * with the URL and the header exactly as signed.
+ */
+export function powershellCommand(url: string, authorization: string): string {
+	return [
+		`Invoke-RestMethod -Method Get -Uri ${powershellQuote(url)} \``,
+		`  -Headers @{ 'Authorization' = ${powershellQuote(authorization)} }`
+	].join('\n');
+}
