@@ -79,7 +79,12 @@ const SYNC: Record<string, (args: unknown[]) => unknown> = {
 	timestampToDate: ([a]) => core.timestampToDate(a as string),
 	parseCredential: ([a]) => core.parseCredential(a as string),
 	curlCommand: ([a, b]) => core.curlCommand(a as string, b as string),
-	shellQuote: ([a]) => core.shellQuote(a as string)
+	shellQuote: ([a]) => core.shellQuote(a as string),
+	pastedJson: ([a]) => core.pastedJson(a as string),
+	cmdCurlCommand: ([a, b]) => core.cmdCurlCommand(a as string, b as string),
+	cmdQuote: ([a]) => core.cmdQuote(a as string),
+	powershellCommand: ([a, b]) => core.powershellCommand(a as string, b as string),
+	powershellQuote: ([a]) => core.powershellQuote(a as string)
 };
 
 /** For each function, arguments shaped like real calls but damaged, besides wholly arbitrary ones. */

@@ -87,6 +87,7 @@ export interface PastedJson {
  * the whole text, for the parser to report.
  */
 export function pastedJson(text: string): PastedJson {
+	requireText('text', text);
 	const whole = { json: text, before: '', after: '' };
 	try {
 		JSON.parse(text);

@@ -1,3 +1,5 @@
+import { requireText } from './errors';
+
 // The signed request as a Windows user runs it: curl.exe from cmd, and PowerShell's Invoke-RestMethod.
 
 /**
@@ -10,6 +12,7 @@
  * break is `^` LF LF: the caret joins the lines and keeps the second line break.
  */
 export function cmdQuote(word: string): string {
+	requireText('word', word);
 	const crt = word
 		.replace(/(\\*)"/g, (_, slashes: string) => `${slashes}${slashes}\\"`)
 		.replace(/(\\+)$/, '$1$1');
@@ -22,6 +25,8 @@ export function cmdQuote(word: string): string {
 
 /** The same curl command as curlCommand, for cmd.exe (`curl` there is Windows' own curl.exe). */
 export function cmdCurlCommand(url: string, authorization: string): string {
+	requireText('url', url);
+	requireText('Authorization', authorization);
 	return [
 		'curl',
 		'--globoff',
@@ -37,6 +42,7 @@ export function cmdCurlCommand(url: string, authorization: string): string {
  * also ends a single-quoted string at the typographic quotes ‘ ’ ‚ ‛, so those are doubled as well.
  */
 export function powershellQuote(text: string): string {
+	requireText('text', text);
 	return `'${text.replace(/['\u2018-\u201b]/g, '$&$&')}'`;
 }
 
@@ -45,6 +51,8 @@ export function powershellQuote(text: string): string {
  * with the URL and the header exactly as signed.
  */
 export function powershellCommand(url: string, authorization: string): string {
+	requireText('url', url);
+	requireText('Authorization', authorization);
 	return [
 		`Invoke-RestMethod -Method Get -Uri ${powershellQuote(url)} \``,
 		`  -Headers @{ 'Authorization' = ${powershellQuote(authorization)} }`
