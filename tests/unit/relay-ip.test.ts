@@ -20,13 +20,46 @@ describe('isPublicAddress', () => {
 		'fe80::1',
 		'fd00::1',
 		'::ffff:127.0.0.1',
-		'::ffff:10.0.0.1'
+		'::ffff:10.0.0.1',
+		// The forms the URL parser and resolvers produce for the same places.
+		'[::ffff:7f00:1]',
+		'::ffff:a00:1',
+		'::ffff:0:7f00:1',
+		'::127.0.0.1',
+		'::7f00:1',
+		'64:ff9b::7f00:1',
+		'64:ff9b::a9fe:a9fe',
+		'64:ff9b:1::1',
+		'2002:7f00:1::1',
+		'2002:c0a8:101::',
+		'fec0::1',
+		'fe90::1',
+		'ff02::1',
+		'100::1',
+		'2001:db8::1',
+		'2001::1',
+		'198.18.0.1',
+		'192.0.2.1',
+		'255.255.255.255',
+		// Not an address at all: refused, never guessed.
+		'1:2:3:4:5:6:7:8:9',
+		':::',
+		'::ffff:999.0.0.1',
+		'fe80::1%eth0',
+		'localhost'
 	])('refuses %s', (address) => expect(isPublicAddress(address)).toBe(false));
 
-	it.each(['93.184.216.34', '172.32.0.1', '8.8.8.8', '2606:4700::1111', '::ffff:8.8.8.8'])(
-		'allows %s',
-		(address) => expect(isPublicAddress(address)).toBe(true)
-	);
+	it.each([
+		'93.184.216.34',
+		'172.32.0.1',
+		'8.8.8.8',
+		'2606:4700::1111',
+		'[2a00:1450:4001:80b::200e]',
+		'::ffff:8.8.8.8',
+		'::ffff:808:808',
+		'64:ff9b::808:808',
+		'2002:808:808::1'
+	])('allows %s', (address) => expect(isPublicAddress(address)).toBe(true));
 
 	it('tells IP literals from names', () => {
 		expect(isIpLiteral('10.0.0.1')).toBe(true);
