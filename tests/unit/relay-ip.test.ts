@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isIpLiteral, isPublicAddress } from '$lib/relay/ip';
-import { upstreamFromRelayUrl } from '$lib/relay/handler';
+import { originAllowed, upstreamFromTarget } from '$lib/relay/handler';
+import { splitHttpUrl } from '$lib/relay/url';
 
 describe('isPublicAddress', () => {
 	it.each([
@@ -68,22 +69,82 @@ describe('isPublicAddress', () => {
 	});
 });
 
-describe('upstreamFromRelayUrl', () => {
+describe('upstreamFromTarget', () => {
 	it('reads the template form ?url=<encoded>', () => {
 		const upstream = 'https://open.tapapis.cn/account/basic-info/v1?client_id=a%20b&x=+';
-		expect(upstreamFromRelayUrl(`http://127.0.0.1:8787/?url=${encodeURIComponent(upstream)}`)).toBe(
-			upstream
-		);
+		expect(upstreamFromTarget(`/?url=${encodeURIComponent(upstream)}`)).toBe(upstream);
 	});
 
 	it('reads the prefix form, keeping the URI bytes as they came', () => {
-		expect(
-			upstreamFromRelayUrl('http://127.0.0.1:8787/https://open.tapapis.cn/a%2Fb?q=%7e&r=+')
-		).toBe('https://open.tapapis.cn/a%2Fb?q=%7e&r=+');
+		expect(upstreamFromTarget("/https://open.tapapis.cn/a%2Fb?q=%7e&r=+&s=it's")).toBe(
+			"https://open.tapapis.cn/a%2Fb?q=%7e&r=+&s=it's"
+		);
 	});
 
 	it('gives null for anything else', () => {
-		expect(upstreamFromRelayUrl('http://127.0.0.1:8787/')).toBeNull();
-		expect(upstreamFromRelayUrl('http://127.0.0.1:8787/favicon.ico')).toBeNull();
+		expect(upstreamFromTarget('/')).toBeNull();
+		expect(upstreamFromTarget('/favicon.ico')).toBeNull();
+		expect(upstreamFromTarget('/?u=https://x/')).toBeNull();
 	});
+});
+
+describe('splitHttpUrl', () => {
+	it('keeps the path and query bytes and drops the fragment', () => {
+		expect(splitHttpUrl('https://Open.Tapapis.cn:443/a/../b?q="<it\'s>"#frag')).toEqual({
+			protocol: 'https:',
+			hostname: 'open.tapapis.cn',
+			port: 443,
+			host: 'open.tapapis.cn',
+			path: '/a/../b?q="<it\'s>"'
+		});
+		expect(splitHttpUrl('http://[::1]:8080?x')).toMatchObject({
+			hostname: '[::1]',
+			port: 8080,
+			path: '/?x'
+		});
+	});
+
+	it('ends the host where a browser ends it', () => {
+		expect(splitHttpUrl('https://evil.example\\@open.tapapis.cn/')).toBe(
+			'A backslash cannot start the path; write /.'
+		);
+		expect(splitHttpUrl('https://evil.example?@open.tapapis.cn/')).toMatchObject({
+			hostname: 'evil.example',
+			path: '/?@open.tapapis.cn/'
+		});
+		expect(splitHttpUrl('https://a@open.tapapis.cn/')).toMatch(/user name/);
+		expect(splitHttpUrl('https://2130706433/')).toMatchObject({ hostname: '127.0.0.1' });
+	});
+
+	it('refuses bytes that cannot go on the wire and other schemes', () => {
+		expect(splitHttpUrl('https://h/a b')).toMatch(/visible ASCII/);
+		expect(splitHttpUrl('https://h/\r\nx: y')).toMatch(/visible ASCII/);
+		expect(splitHttpUrl('file:///etc/passwd')).toMatch(/Only http/);
+		expect(splitHttpUrl('https://a b/')).toMatch(/not a URL/);
+	});
+});
+
+describe('originAllowed', () => {
+	const patterns = ['https://*.github.io', 'http://localhost:5173'];
+	it.each(['https://someone.github.io', 'https://a.b.github.io', 'http://localhost:5173'])(
+		'allows %s',
+		(origin) => expect(originAllowed(origin, patterns)).toBe(true)
+	);
+	it.each([
+		'https://evil.com#.github.io',
+		'https://evil.com/.github.io',
+		'https://evil.com?.github.io',
+		'https://evilgithub.io',
+		'https://github.io',
+		'https://.github.io',
+		'https://a..github.io',
+		'http://someone.github.io',
+		'https://someone.github.io:8443',
+		'https://someone.github.io.evil.com',
+		'https://u@someone.github.io',
+		'http://localhost:5174',
+		'http://localhost:5173/',
+		'null',
+		'not an origin'
+	])('refuses %s', (origin) => expect(originAllowed(origin, patterns)).toBe(false));
 });

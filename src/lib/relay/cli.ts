@@ -1,6 +1,8 @@
 import { initialSandboxState, SandboxService, SandboxUnreachable } from '../sandbox/service';
+import { wrap } from '../service/envelope';
 import { createRelay, DEFAULT_ALLOWED_ORIGINS, DEFAULT_UPSTREAM_HOSTS } from './handler';
-import { nodeUpstream, resolveHost, serve } from './node';
+import { nodeUpstream, receivedTarget, resolveHost, serve, type Refusal } from './node';
+import { RELAY_ERRORS } from './protocol';
 
 const USAGE = `Usage: npm run proxy -- [options]
 
@@ -85,19 +87,35 @@ export async function main(
 		return null;
 	}
 	const sandbox = new SandboxService(initialSandboxState(), { hosts: () => args.allowHosts });
-	const sandboxHandler = async (request: Request) => {
+	const sandboxHandler = async (request: Request, target?: string) => {
 		try {
-			return await sandbox.handle(request);
+			return await sandbox.handle(request, target);
 		} catch (error) {
 			if (!(error instanceof SandboxUnreachable)) throw error;
 			return new Response(JSON.stringify({ message: error.message }), { status: 502 });
 		}
 	};
 	if (args.serveSandbox) {
-		const server = await serve(sandboxHandler, {
+		// A request the service cannot read gets the service's own error body, as invalid_request.
+		const refuse: Refusal = (code, message) =>
+			new Response(
+				JSON.stringify(
+					wrap(
+						{ code: 0, error: 'invalid_request', error_description: message, msg: message },
+						false,
+						Date.now()
+					)
+				),
+				{
+					status: RELAY_ERRORS[code].status,
+					headers: { 'content-type': 'application/json; charset=utf-8' }
+				}
+			);
+		const server = await serve((request) => sandboxHandler(request, receivedTarget(request)), {
 			host: args.host,
 			port: args.port,
-			trustForwarded: true
+			trustForwarded: true,
+			refuse
 		});
 		console.log(
 			`sandbox service listening on ${server.url} (answers for ${args.allowHosts.join(', ')})`
@@ -108,8 +126,9 @@ export async function main(
 		allowHosts: args.allowHosts,
 		allowOrigins: args.allowOrigins.length > 0 ? args.allowOrigins : DEFAULT_ALLOWED_ORIGINS,
 		upstream: args.sandbox
-			? (url, init) => sandboxHandler(new Request(url, { headers: init.headers }))
+			? async ({ url, path, headers }) => sandboxHandler(new Request(url, { headers }), path)
 			: nodeUpstream(args.connectTo),
+		requestTarget: receivedTarget,
 		resolveHost,
 		trustedHosts: args.sandbox ? args.allowHosts : [...args.connectTo.keys()],
 		timeoutMs: args.timeoutMs,
