@@ -92,7 +92,10 @@ export async function main(
 			return await sandbox.handle(request, target);
 		} catch (error) {
 			if (!(error instanceof SandboxUnreachable)) throw error;
-			return new Response(JSON.stringify({ message: error.message }), { status: 502 });
+			return new Response(JSON.stringify({ message: error.message }), {
+				status: 502,
+				headers: { 'content-type': 'application/json; charset=utf-8' }
+			});
 		}
 	};
 	if (args.serveSandbox) {
