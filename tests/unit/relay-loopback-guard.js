@@ -4,7 +4,10 @@
 import dns from 'node:dns';
 import net from 'node:net';
 
-/** Whether a host is loopback: 127.0.0.0/8, ::1 (also IPv4-mapped) or localhost. */
+/**
+ * Whether a host is loopback: 127.0.0.0/8, ::1 (also IPv4-mapped) or localhost.
+ * @param {unknown} host
+ */
 export function isLoopback(host) {
 	const text = String(host)
 		.replace(/^\[|\]$/g, '')
@@ -16,22 +19,41 @@ export function isLoopback(host) {
 	);
 }
 
+/** @param {string} host */
 const refusal = (host) => new Error(`loopback guard: refused a connection to ${host}`);
 
-/** A lookup that fails for any name resolving to an address other than loopback. */
+/**
+ * A lookup that fails for any name resolving to an address other than loopback.
+ * @param {Function} lookup
+ * @returns {Function}
+ */
 function guardedLookup(lookup) {
-	return (hostname, options, callback) =>
-		lookup(hostname, options, (error, address, family) => {
-			if (error) return callback(error, address, family);
-			const all = Array.isArray(address) ? address.map((entry) => entry.address) : [address];
-			const outside = all.find((candidate) => !isLoopback(candidate));
-			if (outside !== undefined) return callback(refusal(`${hostname} (${outside})`));
-			callback(null, address, family);
-		});
+	return (
+		/** @type {string} */ hostname,
+		/** @type {object} */ options,
+		/** @type {Function} */ callback
+	) =>
+		lookup(
+			hostname,
+			options,
+			(
+				/** @type {Error | null} */ error,
+				/** @type {string | {address: string}[]} */ address,
+				/** @type {number} */ family
+			) => {
+				if (error) return callback(error, address, family);
+				const all = Array.isArray(address) ? address.map((entry) => entry.address) : [address];
+				const outside = all.find((candidate) => !isLoopback(candidate));
+				if (outside !== undefined) return callback(refusal(`${hostname} (${outside})`));
+				callback(null, address, family);
+			}
+		);
 }
 
+/** @type {Function & { loopbackGuard?: boolean }} */
 const connect = net.Socket.prototype.connect;
 if (!connect.loopbackGuard) {
+	/** @this {net.Socket} @param {any[]} args */
 	const guarded = function (...args) {
 		const list = Array.isArray(args[0]) ? args[0] : args;
 		let options = list[0];
@@ -50,6 +72,5 @@ if (!connect.loopbackGuard) {
 		}
 		return connect.apply(this, args);
 	};
-	guarded.loopbackGuard = true;
-	net.Socket.prototype.connect = guarded;
+	net.Socket.prototype.connect = Object.assign(guarded, { loopbackGuard: true });
 }

@@ -1,7 +1,7 @@
 import { initialSandboxState, SandboxService, SandboxUnreachable } from '../sandbox/service';
 import { wrap } from '../service/envelope';
-import { createRelay, DEFAULT_ALLOWED_ORIGINS, DEFAULT_UPSTREAM_HOSTS } from './handler';
-import { nodeUpstream, receivedTarget, resolveHost, serve, type Refusal } from './node';
+import { createRelayCore, DEFAULT_ALLOWED_ORIGINS, DEFAULT_UPSTREAM_HOSTS } from './handler';
+import { nodeUpstream, resolveHost, serve, serveRelay, type Refusal } from './node';
 import { RELAY_ERRORS } from './protocol';
 
 const USAGE = `Usage: npm run proxy -- [options]
@@ -114,7 +114,7 @@ export async function main(
 					headers: { 'content-type': 'application/json; charset=utf-8' }
 				}
 			);
-		const server = await serve((request) => sandboxHandler(request, receivedTarget(request)), {
+		const server = await serve(sandboxHandler, {
 			host: args.host,
 			port: args.port,
 			trustForwarded: true,
@@ -125,19 +125,18 @@ export async function main(
 		);
 		return server;
 	}
-	const relay = createRelay({
+	const relay = createRelayCore({
 		allowHosts: args.allowHosts,
 		allowOrigins: args.allowOrigins.length > 0 ? args.allowOrigins : DEFAULT_ALLOWED_ORIGINS,
 		upstream: args.sandbox
 			? async ({ url, path, headers }) => sandboxHandler(new Request(url, { headers }), path)
 			: nodeUpstream(args.connectTo),
-		requestTarget: receivedTarget,
 		resolveHost,
 		trustedHosts: args.sandbox ? args.allowHosts : [...args.connectTo.keys()],
 		timeoutMs: args.timeoutMs,
 		maxBytes: args.maxBytes
 	});
-	const server = await serve(relay, { host: args.host, port: args.port });
+	const server = await serveRelay(relay, { host: args.host, port: args.port });
 	console.log(
 		`relay listening on ${server.url}${args.sandbox ? ' (answering with the sandbox service)' : ''}`
 	);

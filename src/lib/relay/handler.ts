@@ -23,15 +23,28 @@ export interface UpstreamRequest extends HttpTarget {
 	 * Empty for an operator-routed host, or where names cannot be resolved (an edge runtime).
 	 */
 	addresses: readonly string[];
-	headers: Headers;
+	headers: Record<string, string>;
 	signal: AbortSignal;
+}
+
+/** An upstream's answer as the relay reads it; a fetch Response is turned into one. */
+export interface UpstreamAnswer {
+	status: number;
+	statusText: string;
+	header: (name: string) => string | null;
+	/** The body as it arrives; iterating may throw an UpstreamFailure. Null when there is none. */
+	body: AsyncIterable<Uint8Array> | null;
+	/** Stops reading and lets the connection go. */
+	cancel: () => void;
+	/** A browser's fetch hides a redirect it did not follow behind status 0. */
+	opaqueRedirect?: boolean;
 }
 
 /**
  * How a request reaches the upstream; fetch by default. It must not follow redirects, and the
- * Response's `content-encoding` must name the encoding its body is still in (fetch decodes).
+ * answer's `content-encoding` must name the encoding its body is still in (fetch decodes).
  */
-export type Upstream = (request: UpstreamRequest) => Promise<Response>;
+export type Upstream = (request: UpstreamRequest) => Promise<UpstreamAnswer | Response>;
 
 /** An upstream failure with the relay error it is reported as. */
 export class UpstreamFailure extends Error {
@@ -54,13 +67,26 @@ export interface RelayOptions {
 	resolveHost?: (host: string) => Promise<string[]>;
 	/** Hosts the operator routed somewhere on purpose (--connect-to): their addresses are not checked. */
 	trustedHosts?: readonly string[];
-	/**
-	 * The request-target (path and query) exactly as the client sent it, where the server knows it:
-	 * a Request's URL has been through the URL parser, which percent-encodes `'`, `"`, `<` and `>`.
-	 */
-	requestTarget?: (request: Request) => string | undefined;
 	timeoutMs?: number;
 	maxBytes?: number;
+}
+
+/** What the relay reads of a request: a server that has the raw request builds this without a fetch Request. */
+export interface RelayRequest {
+	method: string;
+	/** The request-target's path and query exactly as received (a Request's URL has re-encoded some bytes). */
+	target: string;
+	header: (name: string) => string | null;
+	/** Aborts when the client has gone away. */
+	signal?: AbortSignal;
+}
+
+/** The relay's answer, plain: a fetch Response, or written straight to a Node response. */
+export interface RelayAnswer {
+	status: number;
+	statusText: string;
+	headers: Record<string, string>;
+	body: Uint8Array | null;
 }
 
 export { RELAY_ERROR_HEADER, type RelayErrorCode };
@@ -75,18 +101,36 @@ export const RELAY_SAFETY_HEADERS: Readonly<Record<string, string>> = {
 };
 
 /** The relay's own answer: a JSON error with its code in `x-relay-error`. */
-export function relayError(
+export function relayErrorAnswer(
 	code: RelayErrorCode,
 	message: string,
-	headers: Headers = new Headers()
-): Response {
-	headers.set('content-type', 'application/json; charset=utf-8');
-	headers.set(RELAY_ERROR_HEADER, code);
-	for (const [name, value] of Object.entries(RELAY_SAFETY_HEADERS)) headers.set(name, value);
-	return new Response(JSON.stringify({ relay_error: code, message }), {
+	headers: Record<string, string> = {}
+): RelayAnswer {
+	return {
 		status: RELAY_ERRORS[code].status,
-		headers
+		statusText: '',
+		headers: {
+			...headers,
+			'content-type': 'application/json; charset=utf-8',
+			[RELAY_ERROR_HEADER]: code,
+			...RELAY_SAFETY_HEADERS
+		},
+		body: new TextEncoder().encode(JSON.stringify({ relay_error: code, message }))
+	};
+}
+
+/** A RelayAnswer as a fetch Response. */
+export function toFetchResponse(answer: RelayAnswer): Response {
+	return new Response(answer.body as Uint8Array<ArrayBuffer> | null, {
+		status: answer.status,
+		statusText: answer.statusText,
+		headers: answer.headers
 	});
+}
+
+/** The relay's own answer as a fetch Response. */
+export function relayError(code: RelayErrorCode, message: string): Response {
+	return toFetchResponse(relayErrorAnswer(code, message));
 }
 
 interface OriginPattern {
@@ -149,43 +193,62 @@ export function upstreamFromTarget(target: string): string | null {
 	return /^https?:\/\//i.test(rest) ? rest : null;
 }
 
-/** fetch, which decodes the body: so the `content-encoding` it reports no longer applies. */
-const fetchUpstream: Upstream = async ({ url, headers, signal }) => {
-	const response = await fetch(url, { headers, signal, redirect: 'manual', credentials: 'omit' });
-	if (!response.headers.has('content-encoding') || response.type === 'opaqueredirect')
-		return response;
-	const decoded = new Headers(response.headers);
-	decoded.delete('content-encoding');
-	decoded.delete('content-length');
-	return new Response(response.body, {
+/** A Response's body, chunk by chunk; stopping early cancels the rest. */
+async function* chunksOf(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+	const reader = body.getReader();
+	let finished = false;
+	try {
+		for (;;) {
+			const { done, value } = await reader.read();
+			if (done) {
+				finished = true;
+				return;
+			}
+			yield value;
+		}
+	} finally {
+		if (!finished) await reader.cancel().catch(() => {});
+	}
+}
+
+/**
+ * A fetch Response as an upstream answer. `decoded`: fetch has already undone the body's
+ * content-encoding, so that header (and the length of the encoded body) no longer applies.
+ */
+export function answerOf(response: Response, decoded = false): UpstreamAnswer {
+	const stale = decoded && response.headers.has('content-encoding');
+	return {
 		status: response.status,
 		statusText: response.statusText,
-		headers: decoded
-	});
-};
+		header: (name) =>
+			stale && (name === 'content-encoding' || name === 'content-length')
+				? null
+				: response.headers.get(name),
+		body: response.body ? chunksOf(response.body) : null,
+		cancel: () => void response.body?.cancel().catch(() => {}),
+		opaqueRedirect: response.type === 'opaqueredirect'
+	};
+}
+
+const fetchUpstream: Upstream = async ({ url, headers, signal }) =>
+	answerOf(await fetch(url, { headers, signal, redirect: 'manual', credentials: 'omit' }), true);
 
 /** Statuses whose answer has no body. */
 const NULL_BODY = new Set([204, 205, 304]);
 /** The upstream's headers a relayed answer keeps. */
 const PASSED_ON = ['content-type', 'content-encoding', 'date', 'cache-control'];
 
-/** Reads a body up to `maxBytes`, stopping (and cancelling the rest) the moment it goes over. */
+/** Reads a body up to `maxBytes`, stopping (and letting the rest go) the moment it goes over. */
 async function readCapped(
-	body: ReadableStream<Uint8Array>,
+	body: AsyncIterable<Uint8Array>,
 	maxBytes: number
 ): Promise<Uint8Array | null> {
-	const reader = body.getReader();
 	const chunks: Uint8Array[] = [];
 	let size = 0;
-	for (;;) {
-		const { done, value } = await reader.read();
-		if (done) break;
-		size += value.byteLength;
-		if (size > maxBytes) {
-			await reader.cancel().catch(() => {});
-			return null;
-		}
-		chunks.push(value);
+	for await (const chunk of body) {
+		size += chunk.byteLength;
+		if (size > maxBytes) return null;
+		chunks.push(chunk);
 	}
 	if (chunks.length === 1) return chunks[0]!;
 	const joined = new Uint8Array(size);
@@ -197,13 +260,18 @@ async function readCapped(
 	return joined;
 }
 
+const isResponse = (value: UpstreamAnswer | Response): value is Response =>
+	typeof (value as Response).arrayBuffer === 'function';
+
 /**
- * A relay for the account service as a web-standard fetch handler, so the same code runs under Node
- * and on an edge runtime. It forwards GET only, to allow-listed hosts only, keeping the method, the
- * URI bytes and the Authorization header exactly, and adds the CORS headers the service does not
- * send. Whatever it is sent and whatever the upstream answers, it answers: never throws.
+ * The relay itself, on plain values, for any server: it forwards GET only, to allow-listed hosts
+ * only, keeping the method, the URI bytes and the Authorization header exactly, and adds the CORS
+ * headers the service does not send. Whatever it is sent and whatever the upstream answers, it
+ * answers: it never throws.
  */
-export function createRelay(options: RelayOptions = {}): (request: Request) => Promise<Response> {
+export function createRelayCore(
+	options: RelayOptions = {}
+): (request: RelayRequest) => Promise<RelayAnswer> {
 	const allowHosts = (options.allowHosts ?? DEFAULT_UPSTREAM_HOSTS).map((host) =>
 		host.toLowerCase()
 	);
@@ -212,16 +280,15 @@ export function createRelay(options: RelayOptions = {}): (request: Request) => P
 	const timeoutMs = options.timeoutMs ?? 10_000;
 	const maxBytes = options.maxBytes ?? 1024 * 1024;
 
-	const relay = async (request: Request): Promise<Response> => {
-		const origin = request.headers.get('origin');
+	const relay = async (request: RelayRequest): Promise<RelayAnswer> => {
+		const origin = request.header('origin');
 		const originOk = origin === null || originAllowed(origin, allowOrigins);
-		const cors = new Headers({ vary: 'origin' });
+		const cors: Record<string, string> = { vary: 'origin' };
 		if (origin !== null && originOk) {
-			cors.set('access-control-allow-origin', origin);
-			cors.set('access-control-expose-headers', `date, ${RELAY_ERROR_HEADER}`);
+			cors['access-control-allow-origin'] = origin;
+			cors['access-control-expose-headers'] = `date, ${RELAY_ERROR_HEADER}`;
 		}
-		const fail = (code: RelayErrorCode, message: string) =>
-			relayError(code, message, new Headers(cors));
+		const fail = (code: RelayErrorCode, message: string) => relayErrorAnswer(code, message, cors);
 
 		if (!originOk)
 			return fail(
@@ -229,19 +296,22 @@ export function createRelay(options: RelayOptions = {}): (request: Request) => P
 				`Origin ${origin} may not use this relay; start it with --allow-origin ${origin}.`
 			);
 		if (request.method === 'OPTIONS') {
-			const headers = new Headers(cors);
-			headers.set('access-control-allow-methods', 'GET');
-			headers.set('access-control-allow-headers', 'authorization');
-			headers.set('access-control-max-age', '600');
-			return new Response(null, { status: 204, headers });
+			return {
+				status: 204,
+				statusText: '',
+				headers: {
+					...cors,
+					'access-control-allow-methods': 'GET',
+					'access-control-allow-headers': 'authorization',
+					'access-control-max-age': '600'
+				},
+				body: null
+			};
 		}
 		if (request.method !== 'GET')
 			return fail('method_not_allowed', `Only GET is relayed, not ${request.method}.`);
 
-		const requestUrl = new URL(request.url);
-		const received =
-			options.requestTarget?.(request) ?? request.url.slice(requestUrl.origin.length);
-		const raw = upstreamFromTarget(received);
+		const raw = upstreamFromTarget(request.target);
 		if (raw === null) {
 			return fail(
 				'usage',
@@ -284,82 +354,121 @@ export function createRelay(options: RelayOptions = {}): (request: Request) => P
 		}
 
 		// Only what the service needs: never cookies or the browser's other headers.
-		const headers = new Headers({ accept: 'application/json' });
-		const authorization = request.headers.get('authorization');
-		if (authorization !== null) headers.set('authorization', authorization);
+		const headers: Record<string, string> = { accept: 'application/json' };
+		const authorization = request.header('authorization');
+		if (authorization !== null) headers.authorization = authorization;
 
-		const timeout = AbortSignal.timeout(timeoutMs);
-		const signal =
-			request.signal && typeof AbortSignal.any === 'function'
-				? AbortSignal.any([timeout, request.signal])
-				: timeout;
+		const controller = new AbortController();
+		let timedOut = false;
+		const timer = setTimeout(() => {
+			timedOut = true;
+			controller.abort();
+		}, timeoutMs);
+		const clientGone = () => controller.abort();
+		request.signal?.addEventListener('abort', clientGone);
 		const failure = (error: unknown, fallback: RelayErrorCode, what: string) => {
-			if (timeout.aborted)
+			if (timedOut)
 				return fail('upstream_timeout', `${host} did not answer within ${timeoutMs / 1000} s.`);
 			if (error instanceof UpstreamFailure) return fail(error.code, error.message);
 			const reason = error instanceof Error ? error.message : String(error);
 			return fail(fallback, `${what}: ${reason}.`);
 		};
-
-		let response: Response;
 		try {
-			response = await upstream({
-				...target,
-				url: `${target.protocol}//${target.host}${target.path}`,
-				addresses,
-				headers,
-				signal
-			});
-		} catch (error) {
-			return failure(error, 'upstream_unreachable', `Could not reach ${host}`);
-		}
-		const status = response.status;
-		if ((status >= 300 && status < 400 && status !== 304) || response.type === 'opaqueredirect') {
-			await response.body?.cancel().catch(() => {});
-			const location = response.headers.get('location') ?? 'an unknown place';
-			return fail(
-				'redirect_not_followed',
-				`${host} answered ${status}, redirecting to ${location}; the relay does not follow redirects.`
-			);
-		}
-		const length = Number(response.headers.get('content-length') ?? NaN);
-		if (length > maxBytes) {
-			await response.body?.cancel().catch(() => {});
-			return fail(
-				'response_too_large',
-				`The response of ${host} is larger than ${maxBytes} bytes.`
-			);
-		}
-		let body: Uint8Array | null = null;
-		if (response.body && !NULL_BODY.has(status)) {
+			let answer: UpstreamAnswer;
 			try {
-				body = await readCapped(response.body, maxBytes);
+				const answered = await upstream({
+					...target,
+					url: `${target.protocol}//${target.host}${target.path}`,
+					addresses,
+					headers,
+					signal: controller.signal
+				});
+				answer = isResponse(answered) ? answerOf(answered) : answered;
 			} catch (error) {
-				return failure(error, 'upstream_incomplete', `${host} stopped sending its answer`);
+				return failure(error, 'upstream_unreachable', `Could not reach ${host}`);
 			}
-			if (body === null)
+			const status = answer.status;
+			if (answer.opaqueRedirect || (status >= 300 && status < 400 && status !== 304)) {
+				answer.cancel();
+				const location = answer.header('location') ?? 'an unknown place';
+				return fail(
+					'redirect_not_followed',
+					`${host} answered ${status}, redirecting to ${location}; the relay does not follow redirects.`
+				);
+			}
+			if (status < 200 || status > 599) {
+				answer.cancel();
+				return fail('upstream_invalid', `${host} answered with status ${status}.`);
+			}
+			if (Number(answer.header('content-length') ?? NaN) > maxBytes) {
+				answer.cancel();
 				return fail(
 					'response_too_large',
 					`The response of ${host} is larger than ${maxBytes} bytes.`
 				);
-		} else await response.body?.cancel().catch(() => {});
+			}
+			let body: Uint8Array | null = null;
+			if (answer.body && !NULL_BODY.has(status)) {
+				try {
+					body = await readCapped(answer.body, maxBytes);
+				} catch (error) {
+					return failure(error, 'upstream_incomplete', `${host} stopped sending its answer`);
+				}
+				if (body === null)
+					return fail(
+						'response_too_large',
+						`The response of ${host} is larger than ${maxBytes} bytes.`
+					);
+			} else answer.cancel();
 
-		const out = new Headers(cors);
-		for (const name of PASSED_ON) {
-			const value = response.headers.get(name);
-			if (value !== null) out.set(name, value);
+			const out: Record<string, string> = { ...cors };
+			for (const name of PASSED_ON) {
+				const value = answer.header(name);
+				if (value !== null) out[name] = value;
+			}
+			Object.assign(out, RELAY_SAFETY_HEADERS);
+			return {
+				status,
+				statusText: answer.statusText,
+				headers: out,
+				body: body && body.byteLength > 0 ? body : null
+			};
+		} finally {
+			clearTimeout(timer);
+			request.signal?.removeEventListener('abort', clientGone);
 		}
-		for (const [name, value] of Object.entries(RELAY_SAFETY_HEADERS)) out.set(name, value);
-		return new Response(body && body.byteLength > 0 ? (body as Uint8Array<ArrayBuffer>) : null, {
-			status,
-			statusText: response.statusText,
-			headers: out
-		});
 	};
 
 	return async (request) => {
 		try {
 			return await relay(request);
+		} catch (error) {
+			return relayErrorAnswer(
+				'internal',
+				`The relay failed: ${error instanceof Error ? error.message : String(error)}.`
+			);
+		}
+	};
+}
+
+/**
+ * The relay as a web-standard fetch handler, so the same code runs under Node and on an edge
+ * runtime. The request-target is read from the Request's URL, which the URL parser may have
+ * re-encoded; a Node server hands the relay the raw target instead (see `serveRelay`).
+ */
+export function createRelay(options: RelayOptions = {}): (request: Request) => Promise<Response> {
+	const core = createRelayCore(options);
+	return async (request) => {
+		let answer: RelayAnswer;
+		try {
+			const url = new URL(request.url);
+			answer = await core({
+				method: request.method,
+				target: request.url.slice(url.origin.length),
+				header: (name) => request.headers.get(name),
+				signal: request.signal
+			});
+			return toFetchResponse(answer);
 		} catch (error) {
 			return relayError(
 				'internal',

@@ -11,11 +11,20 @@ import {
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo, LookupFunction, Socket } from 'node:net';
-import { relayError, UpstreamFailure, type Upstream, type UpstreamRequest } from './handler';
+import {
+	relayError,
+	UpstreamFailure,
+	type RelayAnswer,
+	type RelayRequest,
+	type Upstream,
+	type UpstreamAnswer,
+	type UpstreamRequest
+} from './handler';
 import type { RelayErrorCode } from './protocol';
 import { splitHttpUrl } from './url';
 
-export type Handler = (request: Request) => Promise<Response>;
+/** A fetch handler; `target` is the request-target's path and query exactly as received. */
+export type Handler = (request: Request, target: string) => Promise<Response>;
 
 /** Builds the answer to a request the server could not hand to its handler. */
 export type Refusal = (code: RelayErrorCode, message: string) => Response;
@@ -32,24 +41,26 @@ export interface ServeOptions {
 	refuse?: Refusal;
 }
 
+export interface Listening {
+	url: string;
+	close: () => Promise<void>;
+}
+
 /** Methods a fetch Request cannot carry; a server answers them itself. */
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 /** A Host header: a name, an IPv4 address or a bracketed IPv6 address, and an optional port. */
 const HOST = /^(?:[a-z0-9._~-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
 
-const receivedTargets = new WeakMap<Request, string>();
-
-/**
- * The request-target's path and query exactly as the client sent them, for a Request that `serve`
- * built; the Request's own URL has been through the URL parser, which re-encodes some bytes.
- */
-export function receivedTarget(request: Request): string | undefined {
-	return receivedTargets.get(request);
+interface Received {
+	scheme: string;
+	authority: string;
+	/** Path and query exactly as received. */
+	path: string;
 }
+type Refused = { code: RelayErrorCode; message: string };
 
-type Parsed = { request: Request } | { code: RelayErrorCode; message: string };
-
-function toRequest(incoming: IncomingMessage, signal: AbortSignal, options: ServeOptions): Parsed {
+/** What a request asks for, read strictly: a request that cannot name a URL is refused. */
+function readTarget(incoming: IncomingMessage, options: ServeOptions): Received | Refused {
 	const method = incoming.method ?? 'GET';
 	if (FORBIDDEN_METHODS.has(method))
 		return { code: 'method_not_allowed', message: `${method} is not served here.` };
@@ -63,53 +74,53 @@ function toRequest(incoming: IncomingMessage, signal: AbortSignal, options: Serv
 		}
 	}
 	const target = incoming.url ?? '';
-	let authority: string;
-	let path: string;
 	if (target.startsWith('/')) {
-		authority = incoming.headers.host ?? `${options.host ?? '127.0.0.1'}:${options.port ?? 0}`;
-		path = target;
+		const authority =
+			incoming.headers.host ?? `${options.host ?? '127.0.0.1'}:${options.port ?? 0}`;
 		if (!HOST.test(authority))
 			return { code: 'bad_request', message: 'The Host header is not a host and port.' };
-	} else if (/^https?:\/\//i.test(target)) {
+		return { scheme, authority, path: target };
+	}
+	if (/^https?:\/\//i.test(target)) {
 		// Absolute form: the target's authority replaces the Host header (RFC 9112, 3.2.2).
 		const split = splitHttpUrl(target);
 		if (typeof split === 'string') return { code: 'bad_request', message: split };
-		authority = split.host;
-		path = split.path;
-	} else {
-		return { code: 'bad_request', message: `The request target "${target}" is not a path.` };
+		return { scheme, authority: split.host, path: split.path };
 	}
-	try {
-		const headers = new Headers();
-		const raw = incoming.rawHeaders;
-		for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
-		const request = new Request(`${scheme}://${authority}${path}`, { method, headers, signal });
-		receivedTargets.set(request, path);
-		return { request };
-	} catch (error) {
-		return {
-			code: 'bad_request',
-			message: `The request cannot be read: ${error instanceof Error ? error.message : String(error)}.`
-		};
-	}
+	return { code: 'bad_request', message: `The request target "${target}" is not a path.` };
 }
 
 const defaultRefusal: Refusal = (code, message) => relayError(code, message);
 
-async function send(response: Response, outgoing: ServerResponse): Promise<void> {
-	const body = response.body ? Buffer.from(await response.arrayBuffer()) : undefined;
-	const headers: Record<string, string | number> = {};
+/** Writes a plain answer; a status text Node refuses is left out rather than failing the answer. */
+function write(outgoing: ServerResponse, answer: RelayAnswer): void {
+	const headers: Record<string, string | number> = { ...answer.headers };
+	if (answer.body) headers['content-length'] = answer.body.byteLength;
+	try {
+		outgoing.writeHead(answer.status, answer.statusText, headers);
+	} catch {
+		outgoing.writeHead(answer.status, headers);
+	}
+	outgoing.end(answer.body ?? undefined);
+}
+
+async function plain(response: Response): Promise<RelayAnswer> {
+	const headers: Record<string, string> = {};
 	response.headers.forEach((value, name) => (headers[name] = value));
-	if (body) headers['content-length'] = body.byteLength;
-	outgoing.writeHead(response.status, response.statusText, headers);
-	outgoing.end(body);
+	return {
+		status: response.status,
+		statusText: response.statusText,
+		headers,
+		body: response.body ? new Uint8Array(await response.arrayBuffer()) : null
+	};
 }
 
 /** Writes an answer on a socket that has no response object (a request Node's parser refused). */
-async function sendOnSocket(socket: Socket, response: Response): Promise<void> {
-	const body = Buffer.from(await response.arrayBuffer());
-	const lines = [`HTTP/1.1 ${response.status} ${response.statusText || 'Error'}`];
-	response.headers.forEach((value, name) => lines.push(`${name}: ${value}`));
+async function writeOnSocket(socket: Socket, response: Response): Promise<void> {
+	const answer = await plain(response);
+	const lines = [`HTTP/1.1 ${answer.status} ${answer.statusText || 'Error'}`];
+	for (const [name, value] of Object.entries(answer.headers)) lines.push(`${name}: ${value}`);
+	const body = answer.body ?? new Uint8Array();
 	lines.push(`content-length: ${body.byteLength}`, 'connection: close', '', '');
 	socket.end(Buffer.concat([Buffer.from(lines.join('\r\n'), 'latin1'), body]));
 }
@@ -120,46 +131,28 @@ const CLIENT_ERRORS: Record<string, [RelayErrorCode, string]> = {
 	ERR_HTTP_HEADERS_TIMEOUT: ['request_timeout', 'The request headers did not arrive in time.']
 };
 
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
 /**
- * Serves a fetch handler over HTTP with node:http. Whatever arrives gets an answer with a status:
- * a request that cannot become a fetch Request (a forbidden method, a bad Host or target) and one
- * Node's parser refuses are answered by `refuse`; a handler that throws gets a 500.
+ * An HTTP server on which whatever arrives gets an answer with a status: requests Node's parser
+ * refuses, CONNECT, and (through `answer`) everything else; a failure while answering is a 500.
  */
-export function serve(
-	handler: Handler,
-	options: ServeOptions = {}
-): Promise<{ url: string; close: () => Promise<void> }> {
+function listen(
+	answer: (incoming: IncomingMessage, outgoing: ServerResponse) => Promise<void>,
+	options: ServeOptions
+): Promise<Listening> {
 	const refuse = options.refuse ?? defaultRefusal;
-	const answer = async (incoming: IncomingMessage, outgoing: ServerResponse) => {
-		const aborted = new AbortController();
-		outgoing.once('close', () => {
-			if (!outgoing.writableFinished) aborted.abort();
-		});
-		let response: Response;
-		try {
-			const parsed = toRequest(incoming, aborted.signal, options);
-			response =
-				'request' in parsed ? await handler(parsed.request) : refuse(parsed.code, parsed.message);
-		} catch (error) {
-			response = refuse(
-				'internal',
-				`The server failed: ${error instanceof Error ? error.message : String(error)}.`
-			);
-		}
-		try {
-			await send(response, outgoing);
-		} catch {
-			if (outgoing.headersSent) outgoing.destroy();
-			else {
-				outgoing.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
-				outgoing.end('{"relay_error":"internal","message":"The answer could not be written."}');
-			}
-		}
-	};
 	const server = createServer(
 		{ headersTimeout: 10_000, requestTimeout: 30_000 },
 		(incoming, outgoing) => {
-			answer(incoming, outgoing).catch(() => outgoing.destroy());
+			answer(incoming, outgoing).catch(async (error: unknown) => {
+				if (outgoing.headersSent) return outgoing.destroy();
+				try {
+					write(outgoing, await plain(refuse('internal', `The server failed: ${message(error)}.`)));
+				} catch {
+					outgoing.destroy();
+				}
+			});
 		}
 	);
 	server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
@@ -168,15 +161,15 @@ export function serve(
 			socket.destroy();
 			return;
 		}
-		const [code, message] = CLIENT_ERRORS[error.code ?? ''] ?? [
+		const [code, text] = CLIENT_ERRORS[error.code ?? ''] ?? [
 			'bad_request',
 			`The request is not HTTP this server can read (${error.code ?? error.message}).`
 		];
-		sendOnSocket(socket, refuse(code, message)).catch(() => socket.destroy());
+		writeOnSocket(socket, refuse(code, text)).catch(() => socket.destroy());
 	});
 	server.on('connect', (_incoming: IncomingMessage, socket: Socket) => {
 		socket.on('error', () => socket.destroy());
-		sendOnSocket(socket, refuse('method_not_allowed', 'CONNECT is not served here.')).catch(() =>
+		writeOnSocket(socket, refuse('method_not_allowed', 'CONNECT is not served here.')).catch(() =>
 			socket.destroy()
 		);
 	});
@@ -198,6 +191,72 @@ export function serve(
 			});
 		});
 	});
+}
+
+/** Aborts when the client goes away before its answer is written. */
+function clientGone(outgoing: ServerResponse): AbortSignal {
+	const controller = new AbortController();
+	outgoing.once('close', () => {
+		if (!outgoing.writableFinished) controller.abort();
+	});
+	return controller.signal;
+}
+
+/**
+ * Serves a fetch handler over HTTP with node:http. A request that cannot become a fetch Request
+ * (a forbidden method, a bad Host, target or X-Forwarded-Proto) is answered by `refuse`. The
+ * handler also gets the request-target as received, which the Request's URL may have re-encoded.
+ */
+export function serve(handler: Handler, options: ServeOptions = {}): Promise<Listening> {
+	const refuse = options.refuse ?? defaultRefusal;
+	return listen(async (incoming, outgoing) => {
+		const received = readTarget(incoming, options);
+		if ('code' in received)
+			return write(outgoing, await plain(refuse(received.code, received.message)));
+		let request: Request;
+		try {
+			const headers = new Headers();
+			const raw = incoming.rawHeaders;
+			for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+			request = new Request(`${received.scheme}://${received.authority}${received.path}`, {
+				method: incoming.method,
+				headers,
+				signal: clientGone(outgoing)
+			});
+		} catch (error) {
+			const text = `The request cannot be read: ${message(error)}.`;
+			return write(outgoing, await plain(refuse('bad_request', text)));
+		}
+		write(outgoing, await plain(await handler(request, received.path)));
+	}, options);
+}
+
+/**
+ * Serves the relay over HTTP with node:http, handing it the raw request without building a fetch
+ * Request or Response: the same checks as `serve`, the target bytes exactly as received, and the
+ * answer written as it is.
+ */
+export function serveRelay(
+	relay: (request: RelayRequest) => Promise<RelayAnswer>,
+	options: ServeOptions = {}
+): Promise<Listening> {
+	const refuse = options.refuse ?? defaultRefusal;
+	return listen(async (incoming, outgoing) => {
+		const received = readTarget(incoming, options);
+		if ('code' in received)
+			return write(outgoing, await plain(refuse(received.code, received.message)));
+		const headers = incoming.headers;
+		const answer = await relay({
+			method: incoming.method ?? 'GET',
+			target: received.path,
+			header: (name) => {
+				const value = headers[name];
+				return typeof value === 'string' ? value : (value?.join(', ') ?? null);
+			},
+			signal: clientGone(outgoing)
+		});
+		write(outgoing, answer);
+	}, options);
 }
 
 /** All addresses a name resolves to, for the relay's private-address check. */
@@ -234,85 +293,39 @@ const httpsAgent = new HttpsAgent(agentOptions);
 /** Node's client error codes for an answer that is not valid HTTP. */
 const isParseError = (error: NodeJS.ErrnoException) => error.code?.startsWith('HPE_') ?? false;
 
-/** The upstream's body as a stream that holds at most one chunk beyond what the reader asked for. */
-function bodyStream(incoming: IncomingMessage, host: string): ReadableStream<Uint8Array> {
-	let settled = false;
-	return new ReadableStream<Uint8Array>(
-		{
-			start(controller) {
-				const fail = () => {
-					if (settled) return;
-					settled = true;
-					controller.error(
-						new UpstreamFailure(
-							'upstream_incomplete',
-							`${host} closed the connection before its answer was complete`
-						)
-					);
-				};
-				incoming.on('data', (chunk: Buffer) => {
-					if (settled) return;
-					controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-					if ((controller.desiredSize ?? 0) <= 0) incoming.pause();
-				});
-				incoming.on('end', () => {
-					if (settled) return;
-					settled = true;
-					controller.close();
-				});
-				incoming.on('error', fail);
-				incoming.on('close', () => {
-					if (!incoming.complete) fail();
-				});
-			},
-			pull() {
-				incoming.resume();
-			},
-			cancel() {
-				settled = true;
-				incoming.destroy();
-			}
+/** A Node answer as the relay reads it; its body is the message itself, read as it arrives. */
+function toAnswer(incoming: IncomingMessage, host: string): UpstreamAnswer {
+	const status = incoming.statusCode ?? 0;
+	const nullBody = status === 204 || status === 205 || status === 304;
+	return {
+		status,
+		statusText: incoming.statusMessage ?? '',
+		header: (name) => {
+			const value = incoming.headers[name];
+			return typeof value === 'string' ? value : null;
 		},
-		{ highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength }
-	);
+		body: nullBody ? null : readBody(incoming, host),
+		cancel: () => incoming.destroy()
+	};
 }
 
-const PASSED_HEADERS = [
-	'content-type',
-	'content-encoding',
-	'content-length',
-	'date',
-	'cache-control',
-	'location'
-];
-
-/** Turns a Node answer into a Response, or says why it cannot be passed on. */
-function toResponse(incoming: IncomingMessage, host: string): Response {
-	incoming.on('error', () => {});
-	const status = incoming.statusCode ?? 0;
-	if (status < 200 || status > 599) {
-		incoming.destroy();
-		throw new UpstreamFailure('upstream_invalid', `${host} answered with status ${status}`);
-	}
-	const headers = new Headers();
-	for (const name of PASSED_HEADERS) {
-		const value = incoming.headers[name];
-		if (typeof value === 'string') {
-			try {
-				headers.set(name, value);
-			} catch {
-				// A value Headers refuses is not passed on.
-			}
-		}
-	}
-	const nullBody = status === 204 || status === 205 || status === 304;
-	if (nullBody) incoming.resume();
-	const body = nullBody ? null : bodyStream(incoming, host);
+/** The body's chunks; a connection that ends before the body is complete is an UpstreamFailure. */
+async function* readBody(incoming: IncomingMessage, host: string): AsyncGenerator<Uint8Array> {
 	try {
-		return new Response(body, { status, statusText: incoming.statusMessage ?? '', headers });
+		for await (const chunk of incoming) yield chunk as Buffer;
 	} catch {
-		return new Response(body, { status, headers });
+		throw new UpstreamFailure(
+			'upstream_incomplete',
+			`${host} closed the connection before its answer was complete`
+		);
+	} finally {
+		if (!incoming.complete) incoming.destroy();
 	}
+	if (!incoming.complete)
+		throw new UpstreamFailure(
+			'upstream_incomplete',
+			`${host} closed the connection before its answer was complete`
+		);
 }
 
 /**
@@ -323,10 +336,9 @@ function toResponse(incoming: IncomingMessage, host: string): Response {
  * on, so the service behind it verifies the host and port signed.
  */
 export function nodeUpstream(connectTo: ReadonlyMap<string, string>): Upstream {
-	const attempt = (upstream: UpstreamRequest, retry: boolean): Promise<Response> =>
-		new Promise<Response>((resolve, reject) => {
-			const headers: Record<string, string> = { host: upstream.host };
-			upstream.headers.forEach((value, name) => (headers[name] = value));
+	const attempt = (upstream: UpstreamRequest, retry: boolean): Promise<UpstreamAnswer> =>
+		new Promise<UpstreamAnswer>((resolve, reject) => {
+			const headers: Record<string, string> = { host: upstream.host, ...upstream.headers };
 			const routed = connectTo.get(upstream.hostname);
 			let options: RequestOptions;
 			if (routed !== undefined) {
@@ -365,11 +377,8 @@ export function nodeUpstream(connectTo: ReadonlyMap<string, string>): Upstream {
 				return;
 			}
 			outgoing.on('response', (incoming) => {
-				try {
-					resolve(toResponse(incoming, upstream.host));
-				} catch (error) {
-					reject(error);
-				}
+				incoming.on('error', () => {});
+				resolve(toAnswer(incoming, upstream.host));
 			});
 			outgoing.on('upgrade', (_incoming, socket: Socket) => {
 				socket.destroy();
