@@ -3,6 +3,7 @@ import { wrap } from '../service/envelope';
 import { createRelayCore, DEFAULT_ALLOWED_ORIGINS, DEFAULT_UPSTREAM_HOSTS } from './handler';
 import { nodeUpstream, resolveHost, serve, serveRelay, type Refusal } from './node';
 import { RELAY_ERRORS } from './protocol';
+import { splitHttpUrl } from './url';
 
 const USAGE = `Usage: npm run proxy -- [options]
 
@@ -62,7 +63,12 @@ export function parseArgs(argv: readonly string[]): Args | string {
 			else if (flag === '--allow-origin') args.allowOrigins.push(value());
 			else if (flag === '--connect-to') {
 				const [host, address] = value().split('=');
-				if (!host || !address?.includes(':')) throw new Error('--connect-to takes HOST=IP:PORT');
+				if (
+					!host ||
+					!address?.includes(':') ||
+					typeof splitHttpUrl(`http://${address}`) === 'string'
+				)
+					throw new Error('--connect-to takes HOST=IP:PORT');
 				args.connectTo.set(host.toLowerCase(), address);
 			} else if (flag === '--timeout') args.timeoutMs = Number(value()) * 1000;
 			else if (flag === '--max-bytes') args.maxBytes = Number(value());

@@ -24,7 +24,10 @@ export interface UpstreamRequest extends HttpTarget {
 	 */
 	addresses: readonly string[];
 	headers: Record<string, string>;
-	signal: AbortSignal;
+	/** Aborts at the time limit or when the client goes away (made on first use). */
+	readonly signal: AbortSignal;
+	/** The same moment as `signal`, as a plain callback, for a client that needs no AbortSignal. */
+	onAbort: (listener: () => void) => void;
 }
 
 /** An upstream's answer as the relay reads it; a fetch Response is turned into one. */
@@ -32,8 +35,11 @@ export interface UpstreamAnswer {
 	status: number;
 	statusText: string;
 	header: (name: string) => string | null;
-	/** The body as it arrives; iterating may throw an UpstreamFailure. Null when there is none. */
-	body: AsyncIterable<Uint8Array> | null;
+	/**
+	 * Reads the whole body, but never more than `maxBytes`: null the moment it goes over, and
+	 * reading stops there. Rejects (with an UpstreamFailure where it can tell) when the body ends short.
+	 */
+	read: (maxBytes: number) => Promise<Uint8Array | null>;
 	/** Stops reading and lets the connection go. */
 	cancel: () => void;
 	/** A browser's fetch hides a redirect it did not follow behind status 0. */
@@ -77,8 +83,8 @@ export interface RelayRequest {
 	/** The request-target's path and query exactly as received (a Request's URL has re-encoded some bytes). */
 	target: string;
 	header: (name: string) => string | null;
-	/** Aborts when the client has gone away. */
-	signal?: AbortSignal;
+	/** Registers what to do when the client goes away before its answer. */
+	onGone?: (listener: () => void) => void;
 }
 
 /** The relay's answer, plain: a fetch Response, or written straight to a Node response. */
@@ -193,21 +199,36 @@ export function upstreamFromTarget(target: string): string | null {
 	return /^https?:\/\//i.test(rest) ? rest : null;
 }
 
-/** A Response's body, chunk by chunk; stopping early cancels the rest. */
-async function* chunksOf(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+/** Joins chunks into one array (the one chunk itself when there is only one). */
+export function joinChunks(chunks: readonly Uint8Array[], size: number): Uint8Array {
+	if (chunks.length === 1) return chunks[0]!;
+	const joined = new Uint8Array(size);
+	let offset = 0;
+	for (const chunk of chunks) {
+		joined.set(chunk, offset);
+		offset += chunk.byteLength;
+	}
+	return joined;
+}
+
+/** Reads a body up to `maxBytes`, cancelling the rest the moment it goes over. */
+async function readStreamCapped(
+	body: ReadableStream<Uint8Array> | null,
+	maxBytes: number
+): Promise<Uint8Array | null> {
+	if (!body) return new Uint8Array();
 	const reader = body.getReader();
-	let finished = false;
-	try {
-		for (;;) {
-			const { done, value } = await reader.read();
-			if (done) {
-				finished = true;
-				return;
-			}
-			yield value;
+	const chunks: Uint8Array[] = [];
+	let size = 0;
+	for (;;) {
+		const { done, value } = await reader.read();
+		if (done) return joinChunks(chunks, size);
+		size += value.byteLength;
+		if (size > maxBytes) {
+			await reader.cancel().catch(() => {});
+			return null;
 		}
-	} finally {
-		if (!finished) await reader.cancel().catch(() => {});
+		chunks.push(value);
 	}
 }
 
@@ -224,7 +245,7 @@ export function answerOf(response: Response, decoded = false): UpstreamAnswer {
 			stale && (name === 'content-encoding' || name === 'content-length')
 				? null
 				: response.headers.get(name),
-		body: response.body ? chunksOf(response.body) : null,
+		read: (maxBytes) => readStreamCapped(response.body, maxBytes),
 		cancel: () => void response.body?.cancel().catch(() => {}),
 		opaqueRedirect: response.type === 'opaqueredirect'
 	};
@@ -237,28 +258,6 @@ const fetchUpstream: Upstream = async ({ url, headers, signal }) =>
 const NULL_BODY = new Set([204, 205, 304]);
 /** The upstream's headers a relayed answer keeps. */
 const PASSED_ON = ['content-type', 'content-encoding', 'date', 'cache-control'];
-
-/** Reads a body up to `maxBytes`, stopping (and letting the rest go) the moment it goes over. */
-async function readCapped(
-	body: AsyncIterable<Uint8Array>,
-	maxBytes: number
-): Promise<Uint8Array | null> {
-	const chunks: Uint8Array[] = [];
-	let size = 0;
-	for await (const chunk of body) {
-		size += chunk.byteLength;
-		if (size > maxBytes) return null;
-		chunks.push(chunk);
-	}
-	if (chunks.length === 1) return chunks[0]!;
-	const joined = new Uint8Array(size);
-	let offset = 0;
-	for (const chunk of chunks) {
-		joined.set(chunk, offset);
-		offset += chunk.byteLength;
-	}
-	return joined;
-}
 
 const isResponse = (value: UpstreamAnswer | Response): value is Response =>
 	typeof (value as Response).arrayBuffer === 'function';
@@ -276,21 +275,32 @@ export function createRelayCore(
 		host.toLowerCase()
 	);
 	const allowOrigins = options.allowOrigins ?? DEFAULT_ALLOWED_ORIGINS;
+	// A page sends the same Origin on every request: remember the last few verdicts.
+	const originVerdicts = new Map<string, boolean>();
+	const originOk = (origin: string) => {
+		let verdict = originVerdicts.get(origin);
+		if (verdict === undefined) {
+			verdict = originAllowed(origin, allowOrigins);
+			if (originVerdicts.size >= 64) originVerdicts.clear();
+			originVerdicts.set(origin, verdict);
+		}
+		return verdict;
+	};
 	const upstream = options.upstream ?? fetchUpstream;
 	const timeoutMs = options.timeoutMs ?? 10_000;
 	const maxBytes = options.maxBytes ?? 1024 * 1024;
 
 	const relay = async (request: RelayRequest): Promise<RelayAnswer> => {
 		const origin = request.header('origin');
-		const originOk = origin === null || originAllowed(origin, allowOrigins);
+		const allowed = origin === null || originOk(origin);
 		const cors: Record<string, string> = { vary: 'origin' };
-		if (origin !== null && originOk) {
+		if (origin !== null && allowed) {
 			cors['access-control-allow-origin'] = origin;
 			cors['access-control-expose-headers'] = `date, ${RELAY_ERROR_HEADER}`;
 		}
 		const fail = (code: RelayErrorCode, message: string) => relayErrorAnswer(code, message, cors);
 
-		if (!originOk)
+		if (!allowed)
 			return fail(
 				'origin_not_allowed',
 				`Origin ${origin} may not use this relay; start it with --allow-origin ${origin}.`
@@ -358,14 +368,22 @@ export function createRelayCore(
 		const authorization = request.header('authorization');
 		if (authorization !== null) headers.authorization = authorization;
 
-		const controller = new AbortController();
+		// One abort for the time limit and a client that has gone; an AbortSignal only if asked for.
+		let aborted = false;
 		let timedOut = false;
+		let controller: AbortController | undefined;
+		const listeners: (() => void)[] = [];
+		const abort = () => {
+			if (aborted) return;
+			aborted = true;
+			controller?.abort();
+			for (const listener of listeners) listener();
+		};
 		const timer = setTimeout(() => {
 			timedOut = true;
-			controller.abort();
+			abort();
 		}, timeoutMs);
-		const clientGone = () => controller.abort();
-		request.signal?.addEventListener('abort', clientGone);
+		request.onGone?.(abort);
 		const failure = (error: unknown, fallback: RelayErrorCode, what: string) => {
 			if (timedOut)
 				return fail('upstream_timeout', `${host} did not answer within ${timeoutMs / 1000} s.`);
@@ -381,7 +399,12 @@ export function createRelayCore(
 					url: `${target.protocol}//${target.host}${target.path}`,
 					addresses,
 					headers,
-					signal: controller.signal
+					get signal() {
+						controller ??= new AbortController();
+						if (aborted) controller.abort();
+						return controller.signal;
+					},
+					onAbort: (listener) => (aborted ? listener() : listeners.push(listener))
 				});
 				answer = isResponse(answered) ? answerOf(answered) : answered;
 			} catch (error) {
@@ -408,9 +431,9 @@ export function createRelayCore(
 				);
 			}
 			let body: Uint8Array | null = null;
-			if (answer.body && !NULL_BODY.has(status)) {
+			if (!NULL_BODY.has(status)) {
 				try {
-					body = await readCapped(answer.body, maxBytes);
+					body = await answer.read(maxBytes);
 				} catch (error) {
 					return failure(error, 'upstream_incomplete', `${host} stopped sending its answer`);
 				}
@@ -435,7 +458,6 @@ export function createRelayCore(
 			};
 		} finally {
 			clearTimeout(timer);
-			request.signal?.removeEventListener('abort', clientGone);
 		}
 	};
 
@@ -466,7 +488,7 @@ export function createRelay(options: RelayOptions = {}): (request: Request) => P
 				method: request.method,
 				target: request.url.slice(url.origin.length),
 				header: (name) => request.headers.get(name),
-				signal: request.signal
+				onGone: (listener) => request.signal?.addEventListener('abort', listener, { once: true })
 			});
 			return toFetchResponse(answer);
 		} catch (error) {

@@ -12,6 +12,7 @@ import {
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo, LookupFunction, Socket } from 'node:net';
 import {
+	joinChunks,
 	relayError,
 	UpstreamFailure,
 	type RelayAnswer,
@@ -94,7 +95,7 @@ const defaultRefusal: Refusal = (code, message) => relayError(code, message);
 
 /** Writes a plain answer; a status text Node refuses is left out rather than failing the answer. */
 function write(outgoing: ServerResponse, answer: RelayAnswer): void {
-	const headers: Record<string, string | number> = { ...answer.headers };
+	const headers: Record<string, string | number> = answer.headers;
 	if (answer.body) headers['content-length'] = answer.body.byteLength;
 	try {
 		outgoing.writeHead(answer.status, answer.statusText, headers);
@@ -253,7 +254,10 @@ export function serveRelay(
 				const value = headers[name];
 				return typeof value === 'string' ? value : (value?.join(', ') ?? null);
 			},
-			signal: clientGone(outgoing)
+			onGone: (listener) =>
+				outgoing.once('close', () => {
+					if (!outgoing.writableFinished) listener();
+				})
 		});
 		write(outgoing, answer);
 	}, options);
@@ -286,46 +290,68 @@ function pinnedLookup(addresses: readonly string[]): LookupFunction {
 }
 
 /** Keep-alive agents: a relay mostly talks to two hosts, so reusing connections saves most of the cost. */
-const agentOptions = { keepAlive: true, maxSockets: 64, maxFreeSockets: 16, timeout: 30_000 };
+const agentOptions = { keepAlive: true, maxSockets: 256, timeout: 30_000 };
 const httpAgent = new HttpAgent(agentOptions);
 const httpsAgent = new HttpsAgent(agentOptions);
 
 /** Node's client error codes for an answer that is not valid HTTP. */
 const isParseError = (error: NodeJS.ErrnoException) => error.code?.startsWith('HPE_') ?? false;
 
-/** A Node answer as the relay reads it; its body is the message itself, read as it arrives. */
+/** A Node answer as the relay reads it. */
 function toAnswer(incoming: IncomingMessage, host: string): UpstreamAnswer {
-	const status = incoming.statusCode ?? 0;
-	const nullBody = status === 204 || status === 205 || status === 304;
 	return {
-		status,
+		status: incoming.statusCode ?? 0,
 		statusText: incoming.statusMessage ?? '',
 		header: (name) => {
 			const value = incoming.headers[name];
 			return typeof value === 'string' ? value : null;
 		},
-		body: nullBody ? null : readBody(incoming, host),
+		read: (maxBytes) => readCapped(incoming, host, maxBytes),
 		cancel: () => incoming.destroy()
 	};
 }
 
-/** The body's chunks; a connection that ends before the body is complete is an UpstreamFailure. */
-async function* readBody(incoming: IncomingMessage, host: string): AsyncGenerator<Uint8Array> {
-	try {
-		for await (const chunk of incoming) yield chunk as Buffer;
-	} catch {
-		throw new UpstreamFailure(
-			'upstream_incomplete',
-			`${host} closed the connection before its answer was complete`
-		);
-	} finally {
-		if (!incoming.complete) incoming.destroy();
-	}
-	if (!incoming.complete)
-		throw new UpstreamFailure(
-			'upstream_incomplete',
-			`${host} closed the connection before its answer was complete`
-		);
+/**
+ * Reads a message's body up to `maxBytes`: the moment it goes over, the message is destroyed (so
+ * nothing more is read) and the answer is null. A connection that ends before the body is
+ * complete is an UpstreamFailure.
+ */
+function readCapped(
+	incoming: IncomingMessage,
+	host: string,
+	maxBytes: number
+): Promise<Uint8Array | null> {
+	return new Promise((resolve, reject) => {
+		const chunks: Buffer[] = [];
+		let size = 0;
+		let settled = false;
+		const incomplete = () => {
+			if (settled) return;
+			settled = true;
+			reject(
+				new UpstreamFailure(
+					'upstream_incomplete',
+					`${host} closed the connection before its answer was complete`
+				)
+			);
+		};
+		incoming.on('data', (chunk: Buffer) => {
+			if (settled) return;
+			size += chunk.byteLength;
+			if (size > maxBytes) {
+				settled = true;
+				incoming.destroy();
+				resolve(null);
+			} else chunks.push(chunk);
+		});
+		incoming.on('end', () => {
+			if (!incoming.complete) return incomplete();
+			settled = true;
+			resolve(joinChunks(chunks, size));
+		});
+		incoming.on('error', incomplete);
+		incoming.on('close', incomplete);
+	});
 }
 
 /**
@@ -336,46 +362,45 @@ async function* readBody(incoming: IncomingMessage, host: string): AsyncGenerato
  * on, so the service behind it verifies the host and port signed.
  */
 export function nodeUpstream(connectTo: ReadonlyMap<string, string>): Upstream {
+	const routes = new Map<string, { hostname: string; port: number }>();
+	for (const [host, address] of connectTo) {
+		const split = splitHttpUrl(`http://${address}`);
+		if (typeof split === 'string') throw new Error(`--connect-to ${host}=${address}: ${split}`);
+		routes.set(host, { hostname: split.hostname.replace(/^\[|\]$/g, ''), port: split.port });
+	}
 	const attempt = (upstream: UpstreamRequest, retry: boolean): Promise<UpstreamAnswer> =>
 		new Promise<UpstreamAnswer>((resolve, reject) => {
-			const headers: Record<string, string> = { host: upstream.host, ...upstream.headers };
-			const routed = connectTo.get(upstream.hostname);
+			const headers: Record<string, string> = Object.assign(
+				{ host: upstream.host },
+				upstream.headers
+			);
+			const routed = routes.get(upstream.hostname);
 			let options: RequestOptions;
 			if (routed !== undefined) {
-				const split = splitHttpUrl(`http://${routed}`);
-				if (typeof split === 'string') {
-					reject(new UpstreamFailure('upstream_unreachable', split));
-					return;
-				}
-				headers['x-forwarded-proto'] = upstream.protocol.slice(0, -1);
-				options = {
-					hostname: split.hostname.replace(/^\[|\]$/g, ''),
-					port: split.port,
-					agent: httpAgent
-				};
+				headers['x-forwarded-proto'] = upstream.protocol === 'https:' ? 'https' : 'http';
+				options = { hostname: routed.hostname, port: routed.port, agent: httpAgent };
 			} else {
 				options = {
 					hostname: upstream.hostname.replace(/^\[|\]$/g, ''),
 					port: upstream.port,
-					agent: upstream.protocol === 'https:' ? httpsAgent : httpAgent,
-					...(upstream.addresses.length > 0 ? { lookup: pinnedLookup(upstream.addresses) } : {})
+					agent: upstream.protocol === 'https:' ? httpsAgent : httpAgent
 				};
+				if (upstream.addresses.length > 0) options.lookup = pinnedLookup(upstream.addresses);
 			}
+			options.method = 'GET';
+			options.path = upstream.path;
+			options.headers = headers;
 			const send =
 				routed === undefined && upstream.protocol === 'https:' ? httpsRequest : httpRequest;
 			let outgoing: ClientRequest;
 			try {
-				outgoing = send({
-					...options,
-					method: 'GET',
-					path: upstream.path,
-					headers,
-					signal: upstream.signal
-				});
+				outgoing = send(options);
 			} catch (error) {
 				reject(error);
 				return;
 			}
+			// The relay's time limit, and a client that has gone: end the exchange wherever it is.
+			upstream.onAbort(() => outgoing.destroy(new Error('aborted')));
 			outgoing.on('response', (incoming) => {
 				incoming.on('error', () => {});
 				resolve(toAnswer(incoming, upstream.host));
