@@ -20,6 +20,29 @@ require('node:http').createServer((req, res) => {
 `;
 
 /**
+ * The floor: the least a Node relay can do (node:http in, node:http out over keep-alive, no checks),
+ * so the figure shows what the relay's checks cost beyond the extra hop itself.
+ */
+const FLOOR_SCRIPT = `
+const http = require('node:http');
+const [host, port] = process.argv[1].split(':');
+const agent = new http.Agent({ keepAlive: true });
+http.createServer((req, res) => {
+	const out = http.request({ host, port, agent, path: req.url.slice(req.url.indexOf('/', 9)), headers: { host: 'open.tapapis.cn', authorization: req.headers.authorization || '' } }, (answer) => {
+		const chunks = [];
+		answer.on('data', (chunk) => chunks.push(chunk));
+		answer.on('end', () => {
+			const body = Buffer.concat(chunks);
+			res.writeHead(answer.statusCode, { 'content-type': answer.headers['content-type'], 'content-length': body.byteLength });
+			res.end(body);
+		});
+	});
+	out.on('error', () => { res.writeHead(502); res.end(); });
+	out.end();
+}).listen(0, '127.0.0.1', function () { console.log('listening on http://127.0.0.1:' + this.address().port); });
+`;
+
+/**
  * @param {string[]} args
  * @returns {Promise<{ url: string, pid: number, stop: () => void }>}
  */
@@ -27,7 +50,10 @@ function startProcess(args) {
 	const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
 	let output = '';
 	return new Promise((resolve, reject) => {
-		const timer = setTimeout(() => reject(new Error(`not listening within 30 s:\n${output}`)), 30_000);
+		const timer = setTimeout(
+			() => reject(new Error(`not listening within 30 s:\n${output}`)),
+			30_000
+		);
 		/** @param {Buffer} chunk */
 		const read = (chunk) => {
 			output += chunk.toString();
@@ -106,19 +132,27 @@ async function load(url, { total, concurrency, headers = {} }) {
 
 /**
  * @typedef {{ rps: number, p50: number, p99: number, errors: number }} LoadFigures
- * @typedef {{ straight: LoadFigures, relayed: LoadFigures, rssBefore: number | null, rssAfter: number | null }} Round
+ * @typedef {{ straight: LoadFigures, floor: LoadFigures, relayed: LoadFigures, rssBefore: number | null, rssAfter: number | null }} Round
  */
 
 /**
- * Alternating rounds straight and through the relay.
+ * Alternating rounds: straight to the upstream, through the floor proxy, through the relay.
  * @param {{ rounds?: number, total?: number, concurrency?: number, warmUp?: number }} [options]
  * @returns {Promise<{ rounds: Round[], concurrency: number, total: number }>}
  */
-export async function relayLoad({ rounds = 4, total = 4000, concurrency = 16, warmUp = 1000 } = {}) {
+export async function relayLoad({
+	rounds = 4,
+	total = 4000,
+	concurrency = 16,
+	warmUp = 1000
+} = {}) {
 	const upstream = await startProcess(['-e', UPSTREAM_SCRIPT]);
 	/** @type {{ url: string, pid: number, stop: () => void } | null} */
 	let relay = null;
+	/** @type {{ url: string, pid: number, stop: () => void } | null} */
+	let floor = null;
 	try {
+		floor = await startProcess(['-e', FLOOR_SCRIPT, upstream.url.replace('http://', '')]);
 		relay = await startProcess([
 			RUN_JS,
 			'--port',
@@ -129,20 +163,30 @@ export async function relayLoad({ rounds = 4, total = 4000, concurrency = 16, wa
 		const path = '/account/profile/v1?client_id=demo-client-0001';
 		const straightUrl = `${upstream.url}${path}`;
 		const relayedUrl = `${relay.url}/https://open.tapapis.cn${path}`;
+		const floorUrl = `${floor.url}/https://open.tapapis.cn${path}`;
 		const headers = { authorization: 'MAC id="kid",ts="1700000000",nonce="n",mac="bWFj"' };
 		await load(straightUrl, { total: warmUp, concurrency, headers });
+		await load(floorUrl, { total: warmUp, concurrency, headers });
 		await load(relayedUrl, { total: warmUp, concurrency, headers });
 		/** @type {Round[]} */
 		const results = [];
 		for (let round = 0; round < rounds; round++) {
 			const rssBefore = await rssOf(relay.pid);
 			const straight = await load(straightUrl, { total, concurrency, headers });
+			const floorFigures = await load(floorUrl, { total, concurrency, headers });
 			const relayed = await load(relayedUrl, { total, concurrency, headers });
-			results.push({ straight, relayed, rssBefore, rssAfter: await rssOf(relay.pid) });
+			results.push({
+				straight,
+				floor: floorFigures,
+				relayed,
+				rssBefore,
+				rssAfter: await rssOf(relay.pid)
+			});
 		}
 		return { rounds: results, concurrency, total };
 	} finally {
 		relay?.stop();
+		floor?.stop();
 		upstream.stop();
 	}
 }

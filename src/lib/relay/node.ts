@@ -290,7 +290,7 @@ function pinnedLookup(addresses: readonly string[]): LookupFunction {
 }
 
 /** Keep-alive agents: a relay mostly talks to two hosts, so reusing connections saves most of the cost. */
-const agentOptions = { keepAlive: true, maxSockets: 256, timeout: 30_000 };
+const agentOptions = { keepAlive: true, maxSockets: 256, timeout: 60_000 };
 const httpAgent = new HttpAgent(agentOptions);
 const httpsAgent = new HttpsAgent(agentOptions);
 
