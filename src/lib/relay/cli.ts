@@ -1,7 +1,7 @@
 import { initialSandboxState, SandboxService, SandboxUnreachable } from '../sandbox/service';
 import { wrap } from '../service/envelope';
 import { createRelayCore, DEFAULT_ALLOWED_ORIGINS, DEFAULT_UPSTREAM_HOSTS } from './handler';
-import { nodeUpstream, resolveHost, serve, serveRelay, type Refusal } from './node';
+import { coarseTimers, nodeUpstream, resolveHost, serve, serveRelay, type Refusal } from './node';
 import { RELAY_ERRORS } from './protocol';
 import { splitHttpUrl } from './url';
 
@@ -140,7 +140,8 @@ export async function main(
 		resolveHost,
 		trustedHosts: args.sandbox ? args.allowHosts : [...args.connectTo.keys()],
 		timeoutMs: args.timeoutMs,
-		maxBytes: args.maxBytes
+		maxBytes: args.maxBytes,
+		schedule: coarseTimers()
 	});
 	const server = await serveRelay(relay, { host: args.host, port: args.port });
 	console.log(

@@ -75,6 +75,11 @@ export interface RelayOptions {
 	trustedHosts?: readonly string[];
 	timeoutMs?: number;
 	maxBytes?: number;
+	/**
+	 * Runs `fire` after `ms` unless cancelled; setTimeout by default. A server under load can pass a
+	 * cheaper, coarser clock (Node: `coarseTimers`).
+	 */
+	schedule?: (ms: number, fire: () => void) => () => void;
 }
 
 /** What the relay reads of a request: a server that has the raw request builds this without a fetch Request. */
@@ -254,6 +259,57 @@ export function answerOf(response: Response, decoded = false): UpstreamAnswer {
 const fetchUpstream: Upstream = async ({ url, headers, signal }) =>
 	answerOf(await fetch(url, { headers, signal, redirect: 'manual', credentials: 'omit' }), true);
 
+/** One upstream exchange: its target, and one abort for the time limit and a client that has gone. */
+class UpstreamCall implements UpstreamRequest {
+	readonly protocol: 'http:' | 'https:';
+	readonly hostname: string;
+	readonly port: number;
+	readonly host: string;
+	readonly path: string;
+	readonly url: string;
+	aborted = false;
+	timedOut = false;
+	private controller: AbortController | undefined;
+	private listeners: (() => void)[] = [];
+
+	constructor(
+		target: HttpTarget,
+		readonly addresses: readonly string[],
+		readonly headers: Record<string, string>
+	) {
+		this.protocol = target.protocol;
+		this.hostname = target.hostname;
+		this.port = target.port;
+		this.host = target.host;
+		this.path = target.path;
+		this.url = `${target.protocol}//${target.host}${target.path}`;
+	}
+
+	/** An AbortSignal only for a client that asks for one (fetch). */
+	get signal(): AbortSignal {
+		this.controller ??= new AbortController();
+		if (this.aborted) this.controller.abort();
+		return this.controller.signal;
+	}
+
+	onAbort(listener: () => void): void {
+		if (this.aborted) listener();
+		else this.listeners.push(listener);
+	}
+
+	abort(): void {
+		if (this.aborted) return;
+		this.aborted = true;
+		this.controller?.abort();
+		for (const listener of this.listeners) listener();
+	}
+}
+
+const setTimer = (ms: number, fire: () => void) => {
+	const timer = setTimeout(fire, ms);
+	return () => clearTimeout(timer);
+};
+
 /** Statuses whose answer has no body. */
 const NULL_BODY = new Set([204, 205, 304]);
 /** The upstream's headers a relayed answer keeps. */
@@ -289,6 +345,7 @@ export function createRelayCore(
 	const upstream = options.upstream ?? fetchUpstream;
 	const timeoutMs = options.timeoutMs ?? 10_000;
 	const maxBytes = options.maxBytes ?? 1024 * 1024;
+	const schedule = options.schedule ?? setTimer;
 
 	const relay = async (request: RelayRequest): Promise<RelayAnswer> => {
 		const origin = request.header('origin');
@@ -368,24 +425,14 @@ export function createRelayCore(
 		const authorization = request.header('authorization');
 		if (authorization !== null) headers.authorization = authorization;
 
-		// One abort for the time limit and a client that has gone; an AbortSignal only if asked for.
-		let aborted = false;
-		let timedOut = false;
-		let controller: AbortController | undefined;
-		const listeners: (() => void)[] = [];
-		const abort = () => {
-			if (aborted) return;
-			aborted = true;
-			controller?.abort();
-			for (const listener of listeners) listener();
-		};
-		const timer = setTimeout(() => {
-			timedOut = true;
-			abort();
-		}, timeoutMs);
-		request.onGone?.(abort);
+		const call = new UpstreamCall(target, addresses, headers);
+		const cancelTimer = schedule(timeoutMs, () => {
+			call.timedOut = true;
+			call.abort();
+		});
+		request.onGone?.(() => call.abort());
 		const failure = (error: unknown, fallback: RelayErrorCode, what: string) => {
-			if (timedOut)
+			if (call.timedOut)
 				return fail('upstream_timeout', `${host} did not answer within ${timeoutMs / 1000} s.`);
 			if (error instanceof UpstreamFailure) return fail(error.code, error.message);
 			const reason = error instanceof Error ? error.message : String(error);
@@ -394,18 +441,7 @@ export function createRelayCore(
 		try {
 			let answer: UpstreamAnswer;
 			try {
-				const answered = await upstream({
-					...target,
-					url: `${target.protocol}//${target.host}${target.path}`,
-					addresses,
-					headers,
-					get signal() {
-						controller ??= new AbortController();
-						if (aborted) controller.abort();
-						return controller.signal;
-					},
-					onAbort: (listener) => (aborted ? listener() : listeners.push(listener))
-				});
+				const answered = await upstream(call);
 				answer = isResponse(answered) ? answerOf(answered) : answered;
 			} catch (error) {
 				return failure(error, 'upstream_unreachable', `Could not reach ${host}`);
@@ -457,7 +493,7 @@ export function createRelayCore(
 				body: body && body.byteLength > 0 ? body : null
 			};
 		} finally {
-			clearTimeout(timer);
+			cancelTimer();
 		}
 	};
 
