@@ -252,6 +252,7 @@ describe('malformed requests over raw sockets', () => {
 				431
 			],
 			['HTTP/1.0 without a Host', () => 'GET / HTTP/1.0\r\n\r\n', 400, 502],
+			['HTTP/1.1 without a Host', () => 'GET / HTTP/1.1\r\n\r\n', 400, 400],
 			[
 				'a template URL with CR LF in it',
 				() =>

@@ -76,8 +76,10 @@ function readTarget(incoming: IncomingMessage, options: ServeOptions): Received 
 	}
 	const target = incoming.url ?? '';
 	if (target.startsWith('/')) {
-		const authority =
-			incoming.headers.host ?? `${options.host ?? '127.0.0.1'}:${options.port ?? 0}`;
+		const host = incoming.headers.host;
+		if (host === undefined && incoming.httpVersion !== '1.0')
+			return { code: 'bad_request', message: 'The Host header is missing.' };
+		const authority = host ?? `${options.host ?? '127.0.0.1'}:${options.port ?? 0}`;
 		if (!HOST.test(authority))
 			return { code: 'bad_request', message: 'The Host header is not a host and port.' };
 		return { scheme, authority, path: target };
@@ -105,6 +107,7 @@ function write(outgoing: ServerResponse, answer: RelayAnswer): void {
 	outgoing.end(answer.body ?? undefined);
 }
 
+/** A fetch Response as a plain answer, to be written by `write`. */
 async function plain(response: Response): Promise<RelayAnswer> {
 	const headers: Record<string, string> = {};
 	response.headers.forEach((value, name) => (headers[name] = value));
@@ -144,7 +147,8 @@ function listen(
 ): Promise<Listening> {
 	const refuse = options.refuse ?? defaultRefusal;
 	const server = createServer(
-		{ headersTimeout: 10_000, requestTimeout: 30_000 },
+		// A missing Host is refused by readTarget, with a JSON body like every other refusal.
+		{ headersTimeout: 10_000, requestTimeout: 30_000, requireHostHeader: false },
 		(incoming, outgoing) => {
 			answer(incoming, outgoing).catch(async (error: unknown) => {
 				if (outgoing.headersSent) return outgoing.destroy();
@@ -276,7 +280,11 @@ export function coarseTimers(resolutionMs = 100): (ms: number, fire: () => void)
 		for (const entry of pending) {
 			if (entry.at > now) continue;
 			pending.delete(entry);
-			entry.fire();
+			try {
+				entry.fire();
+			} catch (error) {
+				console.error(`time limit: ${message(error)}`);
+			}
 		}
 		if (pending.size === 0) {
 			clearInterval(clock);
