@@ -6,9 +6,15 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authorizationHeader, baseString, requestTarget, sign } from '$lib/mac';
-import { DEMO_ACCOUNTS } from '$lib/sandbox/accounts';
-import { alive, rawRequest, rss, startRelay, type Started } from './relay-processes';
+import {
+	account,
+	alive,
+	rawRequest,
+	rss,
+	signedHeader,
+	startRelay,
+	type Started
+} from './relay-processes';
 
 const MiB = 1024 * 1024;
 const FLOOD_BYTES = 128 * MiB;
@@ -173,24 +179,12 @@ afterAll(() => {
 	hostile?.server.close();
 });
 
-const account = DEMO_ACCOUNTS[0]!;
-
-async function signed(url: string): Promise<string> {
-	const ts = String(Math.floor(Date.now() / 1000));
-	const nonce = `h-${Math.random().toString(36).slice(2)}`;
-	const mac = await sign(
-		account.macKey,
-		baseString({ ts, nonce, method: 'GET', ...requestTarget(url) })
-	);
-	return authorizationHeader({ id: account.kid, ts, nonce, mac });
-}
-
 /** A signed request through the relay to the sandbox service: the proof that the relay still works. */
 async function stillServes(): Promise<void> {
 	expect(alive(relay)).toBe(true);
 	const upstream = `https://open.tapapis.cn/account/profile/v1?client_id=${account.clientId}`;
 	const response = await fetch(`${relay.url}/${upstream}`, {
-		headers: { authorization: await signed(upstream) }
+		headers: { authorization: await signedHeader(upstream) }
 	});
 	expect(response.status).toBe(200);
 }

@@ -4,6 +4,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { authorizationHeader, baseString, requestTarget, sign } from '$lib/mac';
+import { DEMO_ACCOUNTS } from '$lib/sandbox/accounts';
 import './relay-loopback-guard.js';
 
 const GUARD = fileURLToPath(new URL('./relay-loopback-guard.js', import.meta.url));
@@ -138,4 +140,15 @@ export function rawRequest(
 		socket.on('error', (error) => (received.byteLength > 0 ? parse(true) : finish(error)));
 		socket.write(bytes);
 	});
+}
+
+/** The first demo account, whose requests the network tests sign. */
+export const account = DEMO_ACCOUNTS[0]!;
+
+/** An Authorization header for a GET of `url`, signed now with a fresh nonce. */
+export async function signedHeader(url: string, macKey = account.macKey): Promise<string> {
+	const ts = String(Math.floor(Date.now() / 1000));
+	const nonce = `n-${Math.random().toString(36).slice(2)}`;
+	const mac = await sign(macKey, baseString({ ts, nonce, method: 'GET', ...requestTarget(url) }));
+	return authorizationHeader({ id: account.kid, ts, nonce, mac });
 }

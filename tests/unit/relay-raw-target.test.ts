@@ -6,10 +6,8 @@ import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authorizationHeader, baseString, sign } from '$lib/mac';
-import { DEMO_ACCOUNTS } from '$lib/sandbox/accounts';
-import { rawRequest, startRelay, type Started } from './relay-processes';
+import { account, rawRequest, startRelay, type Started } from './relay-processes';
 
-const account = DEMO_ACCOUNTS[0]!;
 const HOST = 'open.tapapis.cn';
 const RESOURCE = '/account/profile/v1';
 
