@@ -7,7 +7,11 @@
 //   3. keystroke → updated Authorization header latency while typing 200 characters into kid;
 //   4. diagnose() in Chromium: a request with one mistake, and one signed with an unknown key;
 //   5. Lighthouse (desktop preset): performance, accessibility, best practices;
-//   6. a Markdown table of all figures with their targets.
+//   6. the relay under load: requests straight to a loopback upstream, through a minimal Node proxy
+//      (the floor) and through the relay, in alternating rounds, with the relay's RSS;
+//   7. a Markdown table of all figures with their targets.
+//
+// `npm run bench -- --relay` runs the relay section alone (no build, no browser).
 import { createHmac } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -25,6 +29,7 @@ import {
 	percentile
 } from './measure.js';
 import { bundleVerify, snapshotProject, viteBuild, writeBareProject } from './projects.js';
+import { relayLoad } from './relay.js';
 import { serveStatic } from './static-server.js';
 
 const PROJECT = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
@@ -32,7 +37,8 @@ const CHROMIUM_PATH =
 	process.env.CHROMIUM_PATH ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
 const KEYSTROKES = 200;
 const DIAGNOSE_COUNTS = { warmUp: 5, runs: 30 };
-const TARGETS = { ratio: 1.6, keystrokeP95: 8, diagnose: 50, lighthouse: 100 };
+const TARGETS = { ratio: 1.6, keystrokeP95: 8, diagnose: 50, lighthouse: 100, relayCost: 3 };
+const RELAY_LOAD = { rounds: 4, total: 4000, concurrency: 16, warmUp: 1000 };
 
 /** Run last-in first-out at the end, on failure, and on Ctrl-C. */
 /** @type {(() => Promise<unknown>)[]} */
@@ -126,8 +132,66 @@ function diagnoseCases() {
 	];
 }
 
+/** @param {number | null} bytes */
+function MiB(bytes) {
+	return bytes === null ? 'n/a' : `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+/**
+ * Section 6: the relay's cost under load, and its summary rows.
+ * @returns {Promise<[string, string, string, boolean | null][]>}
+ */
+async function relaySection() {
+	log(
+		`\n## Relay under load (${RELAY_LOAD.rounds} rounds of ${RELAY_LOAD.total} GETs, ${RELAY_LOAD.concurrency} at a time, keep-alive, after ${RELAY_LOAD.warmUp} to warm up)`
+	);
+	const { rounds } = await relayLoad(RELAY_LOAD);
+	/** @param {import('./relay.js').LoadFigures} figures */
+	const line = (figures) =>
+		`${figures.rps.toFixed(0).padStart(6)} req/s, p50 ${ms(figures.p50)}, p99 ${ms(figures.p99)}, ${figures.errors} errors`;
+	for (const [index, round] of rounds.entries()) {
+		log(`round ${index + 1}:`);
+		log(`    straight to the upstream  ${line(round.straight)}`);
+		log(`    through the floor proxy   ${line(round.floor)}`);
+		log(`    through the relay         ${line(round.relayed)}`);
+		log(`    relay RSS                 ${MiB(round.rssBefore)} -> ${MiB(round.rssAfter)}`);
+	}
+	/** @param {(round: import('./relay.js').Round) => number} pick */
+	const middle = (pick) => median(rounds.map(pick));
+	const rpsCost = middle((round) => round.straight.rps / round.relayed.rps);
+	const p50Cost = middle((round) => round.relayed.p50 / round.straight.p50);
+	const floorCost = middle((round) => round.straight.rps / round.floor.rps);
+	const errors = rounds.reduce((sum, round) => sum + round.relayed.errors, 0);
+	const first = rounds[0]?.rssBefore ?? null;
+	const last = rounds.at(-1)?.rssAfter ?? null;
+	log(
+		`cost (median of rounds): ${rpsCost.toFixed(2)}x the requests per second, ${p50Cost.toFixed(2)}x the p50 (the floor proxy: ${floorCost.toFixed(2)}x); relay RSS ${MiB(first)} -> ${MiB(last)}`
+	);
+	return [
+		[
+			'Relay cost: straight req/s ÷ relayed req/s (median of rounds)',
+			`${rpsCost.toFixed(2)}x`,
+			`≤ ${TARGETS.relayCost}x`,
+			rpsCost <= TARGETS.relayCost
+		],
+		['Relay cost: relayed p50 ÷ straight p50', `${p50Cost.toFixed(2)}x`, '', null],
+		['Floor (minimal Node proxy, no checks): req/s cost', `${floorCost.toFixed(2)}x`, '', null],
+		['Relay errors under load', String(errors), '0', errors === 0],
+		['Relay RSS, first round -> last', `${MiB(first)} -> ${MiB(last)}`, '', null]
+	];
+}
+
 async function main() {
 	log(`MAC token playground benchmark (${new Date().toISOString()}, Node ${process.version})`);
+	if (process.argv.includes('--relay')) {
+		const rows = await relaySection();
+		log('\n## Summary\n');
+		log('| Figure | Value | Target | Met |');
+		log('| --- | --- | --- | --- |');
+		for (const [figure, value, target, met] of rows)
+			log(`| ${figure} | ${value} | ${target || '—'} | ${target ? verdict(met) : '—'} |`);
+		return;
+	}
 	if (CHROMIUM_PATH === undefined) throw new Error('No Chromium: set CHROMIUM_PATH.');
 	const root = await mkdtemp(join(tmpdir(), 'mac-bench-'));
 	cleanups.push(() => rm(root, { recursive: true, force: true }));
@@ -224,7 +288,10 @@ async function main() {
 		log(`Lighthouse could not run: ${error instanceof Error ? error.message : String(error)}`);
 	}
 
-	// 6. Summary.
+	// 6. The relay.
+	const relayRows = await relaySection();
+
+	// 7. Summary.
 	/** @type {[string, string, string, boolean | null][]} */
 	const rows = [
 		[
@@ -273,7 +340,8 @@ async function main() {
 				score === null ? null : score >= TARGETS.lighthouse
 			];
 			return row;
-		})
+		}),
+		...relayRows
 	];
 	log('\n## Summary\n');
 	log('| Figure | Value | Target | Met |');

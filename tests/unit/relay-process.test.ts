@@ -1,36 +1,15 @@
 // The relay as a real process in front of the sandbox service, itself a real process, over HTTP.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authorizationHeader, baseString, requestTarget, sign } from '$lib/mac';
-import { DEMO_ACCOUNTS } from '$lib/sandbox/accounts';
+import { signedHeader, startRelay, type Started } from './relay-processes';
 
-const children: ChildProcess[] = [];
+const children: Started[] = [];
 
-function start(args: string[]): Promise<string> {
-	const child = spawn(process.execPath, ['src/lib/relay/run.js', ...args], {
-		stdio: ['ignore', 'pipe', 'pipe']
-	});
-	children.push(child);
-	return new Promise((resolve, reject) => {
-		let output = '';
-		const timer = setTimeout(
-			() => reject(new Error(`no "listening" line within 20 s:\n${output}`)),
-			20_000
-		);
-		const read = (chunk: Buffer) => {
-			output += chunk.toString();
-			const match = /listening on (http:\/\/[\d.:]+)/.exec(output);
-			if (match?.[1]) {
-				clearTimeout(timer);
-				resolve(match[1]);
-			}
-		};
-		child.stdout?.on('data', read);
-		child.stderr?.on('data', read);
-		child.once('exit', (code) => reject(new Error(`exited with ${code}:\n${output}`)));
-	});
+async function start(args: string[]): Promise<string> {
+	const started = await startRelay(args);
+	children.push(started);
+	return started.url;
 }
 
 interface Captured {
@@ -59,16 +38,8 @@ function captureServer(): Promise<{ server: Server; port: number; seen: Captured
 	);
 }
 
-const account = DEMO_ACCOUNTS[0]!;
 let relay: string;
 let capture: Awaited<ReturnType<typeof captureServer>>;
-
-async function signedHeader(url: string, macKey = account.macKey): Promise<string> {
-	const ts = String(Math.floor(Date.now() / 1000));
-	const nonce = `n-${Math.random().toString(36).slice(2)}`;
-	const mac = await sign(macKey, baseString({ ts, nonce, method: 'GET', ...requestTarget(url) }));
-	return authorizationHeader({ id: account.kid, ts, nonce, mac });
-}
 
 beforeAll(async () => {
 	capture = await captureServer();
@@ -93,7 +64,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(() => {
-	for (const child of children) child.kill();
+	for (const started of children) started.child.kill();
 	capture?.server.close();
 });
 

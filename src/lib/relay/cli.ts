@@ -1,6 +1,9 @@
 import { initialSandboxState, SandboxService, SandboxUnreachable } from '../sandbox/service';
-import { createRelay, DEFAULT_ALLOWED_ORIGINS, DEFAULT_UPSTREAM_HOSTS } from './handler';
-import { nodeUpstream, resolveHost, serve } from './node';
+import { wrap } from '../service/envelope';
+import { createRelayCore, DEFAULT_ALLOWED_ORIGINS, DEFAULT_UPSTREAM_HOSTS } from './handler';
+import { coarseTimers, nodeUpstream, resolveHost, serve, serveRelay, type Refusal } from './node';
+import { RELAY_ERRORS } from './protocol';
+import { splitHttpUrl } from './url';
 
 const USAGE = `Usage: npm run proxy -- [options]
 
@@ -60,7 +63,12 @@ export function parseArgs(argv: readonly string[]): Args | string {
 			else if (flag === '--allow-origin') args.allowOrigins.push(value());
 			else if (flag === '--connect-to') {
 				const [host, address] = value().split('=');
-				if (!host || !address?.includes(':')) throw new Error('--connect-to takes HOST=IP:PORT');
+				if (
+					!host ||
+					!address?.includes(':') ||
+					typeof splitHttpUrl(`http://${address}`) === 'string'
+				)
+					throw new Error('--connect-to takes HOST=IP:PORT');
 				args.connectTo.set(host.toLowerCase(), address);
 			} else if (flag === '--timeout') args.timeoutMs = Number(value()) * 1000;
 			else if (flag === '--max-bytes') args.maxBytes = Number(value());
@@ -85,37 +93,57 @@ export async function main(
 		return null;
 	}
 	const sandbox = new SandboxService(initialSandboxState(), { hosts: () => args.allowHosts });
-	const sandboxHandler = async (request: Request) => {
+	const sandboxHandler = async (request: Request, target?: string) => {
 		try {
-			return await sandbox.handle(request);
+			return await sandbox.handle(request, target);
 		} catch (error) {
 			if (!(error instanceof SandboxUnreachable)) throw error;
-			return new Response(JSON.stringify({ message: error.message }), { status: 502 });
+			return new Response(JSON.stringify({ message: error.message }), {
+				status: 502,
+				headers: { 'content-type': 'application/json; charset=utf-8' }
+			});
 		}
 	};
 	if (args.serveSandbox) {
+		// A request the service cannot read gets the service's own error body, as invalid_request.
+		const refuse: Refusal = (code, message) =>
+			new Response(
+				JSON.stringify(
+					wrap(
+						{ code: 0, error: 'invalid_request', error_description: message, msg: message },
+						false,
+						Date.now()
+					)
+				),
+				{
+					status: RELAY_ERRORS[code].status,
+					headers: { 'content-type': 'application/json; charset=utf-8' }
+				}
+			);
 		const server = await serve(sandboxHandler, {
 			host: args.host,
 			port: args.port,
-			trustForwarded: true
+			trustForwarded: true,
+			refuse
 		});
 		console.log(
 			`sandbox service listening on ${server.url} (answers for ${args.allowHosts.join(', ')})`
 		);
 		return server;
 	}
-	const relay = createRelay({
+	const relay = createRelayCore({
 		allowHosts: args.allowHosts,
 		allowOrigins: args.allowOrigins.length > 0 ? args.allowOrigins : DEFAULT_ALLOWED_ORIGINS,
 		upstream: args.sandbox
-			? (url, init) => sandboxHandler(new Request(url, { headers: init.headers }))
+			? async ({ url, path, headers }) => sandboxHandler(new Request(url, { headers }), path)
 			: nodeUpstream(args.connectTo),
 		resolveHost,
 		trustedHosts: args.sandbox ? args.allowHosts : [...args.connectTo.keys()],
 		timeoutMs: args.timeoutMs,
-		maxBytes: args.maxBytes
+		maxBytes: args.maxBytes,
+		schedule: coarseTimers()
 	});
-	const server = await serve(relay, { host: args.host, port: args.port });
+	const server = await serveRelay(relay, { host: args.host, port: args.port });
 	console.log(
 		`relay listening on ${server.url}${args.sandbox ? ' (answering with the sandbox service)' : ''}`
 	);

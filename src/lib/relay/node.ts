@@ -1,14 +1,34 @@
-import { lookup } from 'node:dns/promises';
+import type { LookupAddress } from 'node:dns';
+import { lookup as lookupAll } from 'node:dns/promises';
 import {
+	Agent as HttpAgent,
 	createServer,
 	request as httpRequest,
+	type ClientRequest,
 	type IncomingMessage,
+	type RequestOptions,
 	type ServerResponse
 } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Upstream } from './handler';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { AddressInfo, LookupFunction, Socket } from 'node:net';
+import {
+	joinChunks,
+	relayError,
+	UpstreamFailure,
+	type RelayAnswer,
+	type RelayRequest,
+	type Upstream,
+	type UpstreamAnswer,
+	type UpstreamRequest
+} from './handler';
+import type { RelayErrorCode } from './protocol';
+import { splitHttpUrl } from './url';
 
-export type Handler = (request: Request) => Promise<Response>;
+/** A fetch handler; `target` is the request-target's path and query exactly as received. */
+export type Handler = (request: Request, target: string) => Promise<Response>;
+
+/** Builds the answer to a request the server could not hand to its handler. */
+export type Refusal = (code: RelayErrorCode, message: string) => Response;
 
 export interface ServeOptions {
 	host?: string;
@@ -18,121 +38,439 @@ export interface ServeOptions {
 	 * proxy does; the sandbox needs it to verify the scheme and port the client signed.
 	 */
 	trustForwarded?: boolean;
+	/** The answer to a request that cannot be understood; the relay's JSON error by default. */
+	refuse?: Refusal;
 }
 
-function toRequest(incoming: IncomingMessage, options: ServeOptions): Request {
-	const forwarded = options.trustForwarded ? incoming.headers['x-forwarded-proto'] : undefined;
-	const scheme = typeof forwarded === 'string' ? forwarded : 'http';
-	const host = incoming.headers.host ?? `${options.host ?? '127.0.0.1'}:${options.port ?? 0}`;
-	const headers = new Headers();
-	for (const [name, value] of Object.entries(incoming.headers)) {
-		if (typeof value === 'string') headers.set(name, value);
-		else if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+export interface Listening {
+	url: string;
+	close: () => Promise<void>;
+}
+
+/** Methods a fetch Request cannot carry; a server answers them itself. */
+const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
+/** A Host header: a name, an IPv4 address or a bracketed IPv6 address, and an optional port. */
+const HOST = /^(?:[a-z0-9._~-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
+
+interface Received {
+	scheme: string;
+	authority: string;
+	/** Path and query exactly as received. */
+	path: string;
+}
+type Refused = { code: RelayErrorCode; message: string };
+
+/** What a request asks for, read strictly: a request that cannot name a URL is refused. */
+function readTarget(incoming: IncomingMessage, options: ServeOptions): Received | Refused {
+	const method = incoming.method ?? 'GET';
+	if (FORBIDDEN_METHODS.has(method))
+		return { code: 'method_not_allowed', message: `${method} is not served here.` };
+	let scheme = 'http';
+	if (options.trustForwarded) {
+		const forwarded = incoming.headers['x-forwarded-proto'];
+		if (forwarded !== undefined) {
+			if (typeof forwarded !== 'string' || !/^https?$/i.test(forwarded))
+				return { code: 'bad_request', message: 'X-Forwarded-Proto must be http or https.' };
+			scheme = forwarded.toLowerCase();
+		}
 	}
-	// incoming.url is the request-target as received: appending it keeps its bytes.
-	return new Request(`${scheme}://${host}${incoming.url ?? '/'}`, {
-		method: incoming.method,
-		headers
-	});
+	const target = incoming.url ?? '';
+	if (target.startsWith('/')) {
+		const host = incoming.headers.host;
+		if (host === undefined && incoming.httpVersion !== '1.0')
+			return { code: 'bad_request', message: 'The Host header is missing.' };
+		const authority = host ?? `${options.host ?? '127.0.0.1'}:${options.port ?? 0}`;
+		if (!HOST.test(authority))
+			return { code: 'bad_request', message: 'The Host header is not a host and port.' };
+		return { scheme, authority, path: target };
+	}
+	if (/^https?:\/\//i.test(target)) {
+		// Absolute form: the target's authority replaces the Host header (RFC 9112, 3.2.2).
+		const split = splitHttpUrl(target);
+		if (typeof split === 'string') return { code: 'bad_request', message: split };
+		return { scheme, authority: split.host, path: split.path };
+	}
+	return { code: 'bad_request', message: `The request target "${target}" is not a path.` };
 }
 
-async function send(response: Response, outgoing: ServerResponse): Promise<void> {
+const defaultRefusal: Refusal = (code, message) => relayError(code, message);
+
+/** Writes a plain answer; a status text Node refuses is left out rather than failing the answer. */
+function write(outgoing: ServerResponse, answer: RelayAnswer): void {
+	const headers: Record<string, string | number> = answer.headers;
+	if (answer.body) headers['content-length'] = answer.body.byteLength;
+	try {
+		outgoing.writeHead(answer.status, answer.statusText, headers);
+	} catch {
+		outgoing.writeHead(answer.status, headers);
+	}
+	outgoing.end(answer.body ?? undefined);
+}
+
+/** A fetch Response as a plain answer, to be written by `write`. */
+async function plain(response: Response): Promise<RelayAnswer> {
 	const headers: Record<string, string> = {};
 	response.headers.forEach((value, name) => (headers[name] = value));
-	outgoing.writeHead(response.status, response.statusText, headers);
-	outgoing.end(response.body ? Buffer.from(await response.arrayBuffer()) : undefined);
+	return {
+		status: response.status,
+		statusText: response.statusText,
+		headers,
+		body: response.body ? new Uint8Array(await response.arrayBuffer()) : null
+	};
 }
 
-/** Serves a fetch handler over HTTP with node:http. */
-export function serve(
-	handler: Handler,
-	options: ServeOptions = {}
-): Promise<{ url: string; close: () => Promise<void> }> {
-	const server = createServer((incoming, outgoing) => {
-		const request = toRequest(incoming, options);
-		handler(request)
-			.then((response) => send(response, outgoing))
-			.catch((error: unknown) => {
-				outgoing.writeHead(502, { 'content-type': 'application/json; charset=utf-8' });
-				outgoing.end(
-					JSON.stringify({
-						relay_error: 'internal',
-						message: error instanceof Error ? error.message : String(error)
-					})
-				);
+/** Writes an answer on a socket that has no response object (a request Node's parser refused). */
+async function writeOnSocket(socket: Socket, response: Response): Promise<void> {
+	const answer = await plain(response);
+	const lines = [`HTTP/1.1 ${answer.status} ${answer.statusText || 'Error'}`];
+	for (const [name, value] of Object.entries(answer.headers)) lines.push(`${name}: ${value}`);
+	const body = answer.body ?? new Uint8Array();
+	lines.push(`content-length: ${body.byteLength}`, 'connection: close', '', '');
+	socket.end(Buffer.concat([Buffer.from(lines.join('\r\n'), 'latin1'), body]));
+}
+
+const CLIENT_ERRORS: Record<string, [RelayErrorCode, string]> = {
+	HPE_HEADER_OVERFLOW: ['headers_too_large', 'The request headers are too large.'],
+	ERR_HTTP_REQUEST_TIMEOUT: ['request_timeout', 'The request did not arrive in time.'],
+	ERR_HTTP_HEADERS_TIMEOUT: ['request_timeout', 'The request headers did not arrive in time.']
+};
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * An HTTP server on which whatever arrives gets an answer with a status: requests Node's parser
+ * refuses, CONNECT, and (through `answer`) everything else; a failure while answering is a 500.
+ */
+function listen(
+	answer: (incoming: IncomingMessage, outgoing: ServerResponse) => Promise<void>,
+	options: ServeOptions
+): Promise<Listening> {
+	const refuse = options.refuse ?? defaultRefusal;
+	const server = createServer(
+		// A missing Host is refused by readTarget, with a JSON body like every other refusal.
+		{ headersTimeout: 10_000, requestTimeout: 30_000, requireHostHeader: false },
+		(incoming, outgoing) => {
+			answer(incoming, outgoing).catch(async (error: unknown) => {
+				if (outgoing.headersSent) return outgoing.destroy();
+				try {
+					write(outgoing, await plain(refuse('internal', `The server failed: ${message(error)}.`)));
+				} catch {
+					outgoing.destroy();
+				}
 			});
+		}
+	);
+	server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+		const pending = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
+		if (error.code === 'ECONNRESET' || !socket.writable || pending?.headersSent) {
+			socket.destroy();
+			return;
+		}
+		const [code, text] = CLIENT_ERRORS[error.code ?? ''] ?? [
+			'bad_request',
+			`The request is not HTTP this server can read (${error.code ?? error.message}).`
+		];
+		writeOnSocket(socket, refuse(code, text)).catch(() => socket.destroy());
+	});
+	server.on('connect', (_incoming: IncomingMessage, socket: Socket) => {
+		socket.on('error', () => socket.destroy());
+		writeOnSocket(socket, refuse('method_not_allowed', 'CONNECT is not served here.')).catch(() =>
+			socket.destroy()
+		);
 	});
 	return new Promise((resolve, reject) => {
 		server.once('error', reject);
 		server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+			server.off('error', reject);
+			// Accepting can fail later (too many open files): report it, keep serving.
+			server.on('error', (error) => console.error(`server error: ${error.message}`));
 			const { address, port } = server.address() as AddressInfo;
 			const shown = address.includes(':') ? `[${address}]` : address;
 			resolve({
 				url: `http://${shown}:${port}`,
-				close: () => new Promise((done) => server.close(() => done()))
+				close: () =>
+					new Promise((done) => {
+						server.close(() => done());
+						server.closeAllConnections();
+					})
 			});
 		});
 	});
 }
 
-/** All addresses a name resolves to, for the relay's private-address check. */
-export async function resolveHost(host: string): Promise<string[]> {
-	return (await lookup(host, { all: true })).map((entry) => entry.address);
+/** Aborts when the client goes away before its answer is written. */
+function clientGone(outgoing: ServerResponse): AbortSignal {
+	const controller = new AbortController();
+	outgoing.once('close', () => {
+		if (!outgoing.writableFinished) controller.abort();
+	});
+	return controller.signal;
 }
 
 /**
- * fetch, except for hosts the operator routed elsewhere (`--connect-to host=ip:port`): those are
- * reached over plain HTTP at that address with the original Host header and X-Forwarded-Proto, as a
- * TLS-terminating proxy would pass them on, so the service behind it verifies the host and port signed.
+ * Serves a fetch handler over HTTP with node:http. A request that cannot become a fetch Request
+ * (a forbidden method, a bad Host, target or X-Forwarded-Proto) is answered by `refuse`. The
+ * handler also gets the request-target as received, which the Request's URL may have re-encoded.
+ */
+export function serve(handler: Handler, options: ServeOptions = {}): Promise<Listening> {
+	const refuse = options.refuse ?? defaultRefusal;
+	return listen(async (incoming, outgoing) => {
+		const received = readTarget(incoming, options);
+		if ('code' in received)
+			return write(outgoing, await plain(refuse(received.code, received.message)));
+		let request: Request;
+		try {
+			const headers = new Headers();
+			const raw = incoming.rawHeaders;
+			for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+			request = new Request(`${received.scheme}://${received.authority}${received.path}`, {
+				method: incoming.method,
+				headers,
+				signal: clientGone(outgoing)
+			});
+		} catch (error) {
+			const text = `The request cannot be read: ${message(error)}.`;
+			return write(outgoing, await plain(refuse('bad_request', text)));
+		}
+		write(outgoing, await plain(await handler(request, received.path)));
+	}, options);
+}
+
+/**
+ * Serves the relay over HTTP with node:http, handing it the raw request without building a fetch
+ * Request or Response: the same checks as `serve`, the target bytes exactly as received, and the
+ * answer written as it is.
+ */
+export function serveRelay(
+	relay: (request: RelayRequest) => Promise<RelayAnswer>,
+	options: ServeOptions = {}
+): Promise<Listening> {
+	const refuse = options.refuse ?? defaultRefusal;
+	return listen(async (incoming, outgoing) => {
+		const received = readTarget(incoming, options);
+		if ('code' in received)
+			return write(outgoing, await plain(refuse(received.code, received.message)));
+		const headers = incoming.headers;
+		const answer = await relay({
+			method: incoming.method ?? 'GET',
+			target: received.path,
+			header: (name) => {
+				const value = headers[name];
+				return typeof value === 'string' ? value : (value?.join(', ') ?? null);
+			},
+			onGone: (listener) =>
+				outgoing.once('close', () => {
+					if (!outgoing.writableFinished) listener();
+				})
+		});
+		write(outgoing, answer);
+	}, options);
+}
+
+/**
+ * One coarse clock for every request's time limit: a scan of the pending ones every
+ * `resolutionMs`, instead of a timer each (which costs more than the rest of a request's checks).
+ * The clock runs only while something is pending.
+ */
+export function coarseTimers(resolutionMs = 100): (ms: number, fire: () => void) => () => void {
+	const pending = new Set<{ at: number; fire: () => void }>();
+	let clock: ReturnType<typeof setInterval> | undefined;
+	const tick = () => {
+		const now = Date.now();
+		for (const entry of pending) {
+			if (entry.at > now) continue;
+			pending.delete(entry);
+			try {
+				entry.fire();
+			} catch (error) {
+				console.error(`time limit: ${message(error)}`);
+			}
+		}
+		if (pending.size === 0) {
+			clearInterval(clock);
+			clock = undefined;
+		}
+	};
+	return (ms, fire) => {
+		const entry = { at: Date.now() + ms, fire };
+		pending.add(entry);
+		clock ??= setInterval(tick, resolutionMs);
+		return () => void pending.delete(entry);
+	};
+}
+
+/** All addresses a name resolves to, for the relay's private-address check. */
+export async function resolveHost(host: string): Promise<string[]> {
+	return (await lookupAll(host, { all: true })).map((entry) => entry.address);
+}
+
+/** A lookup that answers only with the addresses already checked: the connection goes where the check looked. */
+function pinnedLookup(addresses: readonly string[]): LookupFunction {
+	return (_hostname, options, callback) => {
+		const family = typeof options === 'object' ? options.family : undefined;
+		const list: LookupAddress[] = addresses
+			.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }))
+			.filter((entry) => !family || entry.family === family);
+		const done = callback as (
+			error: NodeJS.ErrnoException | null,
+			address: string | LookupAddress[],
+			family?: number
+		) => void;
+		if (list.length === 0) {
+			const error: NodeJS.ErrnoException = new Error('no checked address of that family');
+			error.code = 'ENOTFOUND';
+			done(error, []);
+		} else if (typeof options === 'object' && options.all) done(null, list);
+		else done(null, list[0]!.address, list[0]!.family);
+	};
+}
+
+/** Keep-alive agents: a relay mostly talks to two hosts, so reusing connections saves most of the cost. */
+const agentOptions = { keepAlive: true, maxSockets: 256, timeout: 60_000 };
+const httpAgent = new HttpAgent(agentOptions);
+const httpsAgent = new HttpsAgent(agentOptions);
+
+/** Node's client error codes for an answer that is not valid HTTP. */
+const isParseError = (error: NodeJS.ErrnoException) => error.code?.startsWith('HPE_') ?? false;
+
+/** A Node answer as the relay reads it. */
+function toAnswer(incoming: IncomingMessage, host: string): UpstreamAnswer {
+	return {
+		status: incoming.statusCode ?? 0,
+		statusText: incoming.statusMessage ?? '',
+		header: (name) => {
+			const value = incoming.headers[name];
+			return typeof value === 'string' ? value : null;
+		},
+		read: (maxBytes) => readCapped(incoming, host, maxBytes),
+		cancel: () => incoming.destroy()
+	};
+}
+
+/**
+ * Reads a message's body up to `maxBytes`: the moment it goes over, the message is destroyed (so
+ * nothing more is read) and the answer is null. A connection that ends before the body is
+ * complete is an UpstreamFailure.
+ */
+function readCapped(
+	incoming: IncomingMessage,
+	host: string,
+	maxBytes: number
+): Promise<Uint8Array | null> {
+	return new Promise((resolve, reject) => {
+		const chunks: Buffer[] = [];
+		let size = 0;
+		let settled = false;
+		const incomplete = () => {
+			if (settled) return;
+			settled = true;
+			reject(
+				new UpstreamFailure(
+					'upstream_incomplete',
+					`${host} closed the connection before its answer was complete`
+				)
+			);
+		};
+		incoming.on('data', (chunk: Buffer) => {
+			if (settled) return;
+			size += chunk.byteLength;
+			if (size > maxBytes) {
+				settled = true;
+				incoming.destroy();
+				resolve(null);
+			} else chunks.push(chunk);
+		});
+		incoming.on('end', () => {
+			if (!incoming.complete) return incomplete();
+			settled = true;
+			resolve(joinChunks(chunks, size));
+		});
+		incoming.on('error', incomplete);
+		incoming.on('close', incomplete);
+	});
+}
+
+/**
+ * node:http and node:https with the path bytes as received (fetch's URL parser would re-encode
+ * some), connecting only to the addresses the relay checked, over keep-alive connections. Hosts the
+ * operator routed elsewhere (`--connect-to host=ip:port`) are reached over plain HTTP at that address
+ * with the original Host header and X-Forwarded-Proto, as a TLS-terminating proxy would pass them
+ * on, so the service behind it verifies the host and port signed.
  */
 export function nodeUpstream(connectTo: ReadonlyMap<string, string>): Upstream {
-	return (url, init) => {
-		const target = new URL(url);
-		const address = connectTo.get(target.hostname);
-		if (address === undefined)
-			return fetch(url, { ...init, redirect: 'manual', credentials: 'omit' });
-		const [hostname, port] = [
-			address.slice(0, address.lastIndexOf(':')),
-			address.slice(address.lastIndexOf(':') + 1)
-		];
-		return new Promise<Response>((resolve, reject) => {
-			const headers: Record<string, string> = {
-				host: target.host,
-				'x-forwarded-proto': target.protocol.slice(0, -1)
-			};
-			init.headers.forEach((value, name) => (headers[name] = value));
-			const outgoing = httpRequest(
-				{
-					hostname: hostname.replace(/^\[|\]$/g, ''),
-					port: Number(port),
-					method: 'GET',
-					path: url.slice(target.origin.length) || '/',
-					headers,
-					signal: init.signal
-				},
-				(incoming) => {
-					const responseHeaders = new Headers();
-					for (const [name, value] of Object.entries(incoming.headers)) {
-						if (typeof value === 'string') responseHeaders.set(name, value);
-					}
-					const chunks: Buffer[] = [];
-					incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-					incoming.on('error', reject);
-					incoming.on('end', () => {
-						const status = incoming.statusCode ?? 502;
-						const body = status === 204 || status === 304 ? null : Buffer.concat(chunks);
-						resolve(
-							new Response(body, {
-								status,
-								statusText: incoming.statusMessage ?? '',
-								headers: responseHeaders
-							})
-						);
-					});
-				}
+	const routes = new Map<string, { hostname: string; port: number }>();
+	for (const [host, address] of connectTo) {
+		const split = splitHttpUrl(`http://${address}`);
+		if (typeof split === 'string') throw new Error(`--connect-to ${host}=${address}: ${split}`);
+		routes.set(host, { hostname: split.hostname.replace(/^\[|\]$/g, ''), port: split.port });
+	}
+	const attempt = (upstream: UpstreamRequest, retry: boolean): Promise<UpstreamAnswer> =>
+		new Promise<UpstreamAnswer>((resolve, reject) => {
+			const headers: Record<string, string> = Object.assign(
+				{ host: upstream.host },
+				upstream.headers
 			);
-			outgoing.on('error', reject);
+			const routed = routes.get(upstream.hostname);
+			let options: RequestOptions;
+			if (routed !== undefined) {
+				headers['x-forwarded-proto'] = upstream.protocol === 'https:' ? 'https' : 'http';
+				options = { hostname: routed.hostname, port: routed.port, agent: httpAgent };
+			} else {
+				options = {
+					hostname: upstream.hostname.replace(/^\[|\]$/g, ''),
+					port: upstream.port,
+					agent: upstream.protocol === 'https:' ? httpsAgent : httpAgent
+				};
+				if (upstream.addresses.length > 0) options.lookup = pinnedLookup(upstream.addresses);
+			}
+			options.method = 'GET';
+			options.path = upstream.path;
+			options.headers = headers;
+			const send =
+				routed === undefined && upstream.protocol === 'https:' ? httpsRequest : httpRequest;
+			let outgoing: ClientRequest;
+			try {
+				outgoing = send(options);
+			} catch (error) {
+				reject(error);
+				return;
+			}
+			// The relay's time limit, and a client that has gone: end the exchange wherever it is.
+			upstream.onAbort(() => outgoing.destroy(new Error('aborted')));
+			outgoing.on('response', (incoming) => {
+				incoming.on('error', () => {});
+				resolve(toAnswer(incoming, upstream.host));
+			});
+			outgoing.on('upgrade', (_incoming, socket: Socket) => {
+				socket.destroy();
+				reject(
+					new UpstreamFailure(
+						'upstream_invalid',
+						`${upstream.host} answered 101 Switching Protocols`
+					)
+				);
+			});
+			outgoing.on('error', (error: NodeJS.ErrnoException) => {
+				if (retry && outgoing.reusedSocket && error.code === 'ECONNRESET') {
+					// A kept-alive connection the upstream had just closed: once more on a new one.
+					attempt(upstream, false).then(resolve, reject);
+				} else if (isParseError(error)) {
+					reject(
+						new UpstreamFailure(
+							'upstream_invalid',
+							`${upstream.host} answered something that is not HTTP (${error.code})`
+						)
+					);
+				} else if (error.code === 'ECONNRESET') {
+					reject(
+						new UpstreamFailure(
+							'upstream_reset',
+							`${upstream.host} closed the connection without answering`
+						)
+					);
+				} else reject(error);
+			});
 			outgoing.end();
 		});
-	};
+	return (upstream) => attempt(upstream, true);
 }

@@ -49,7 +49,13 @@ export class SandboxService {
 		return (this.options.now?.() ?? Date.now()) + this.state.clockSkewSeconds * 1000;
 	}
 
-	async handle(request: Request): Promise<Response> {
+	/**
+	 * Answers one request. `target` is its path and query exactly as received, where a server knows
+	 * them: the Request's URL has been through the URL parser, which re-encodes `'`, `"`, `<` and `>`
+	 * in a query, and the signature covers the bytes the client sent. The page's own requests
+	 * need none: they are built from the URL the page signed.
+	 */
+	async handle(request: Request, target?: string): Promise<Response> {
 		const url = new URL(request.url);
 		if (!this.options.hosts().includes(url.hostname)) {
 			throw new SandboxUnreachable(
@@ -102,14 +108,14 @@ export class SandboxService {
 		if (!token) return this.error(now, 'access_denied', `Unknown kid "${params.id}".`);
 
 		// Rebuild the base string from the request as received, exactly as a signer builds it.
-		const target = requestTarget(request.url);
+		const parsed = requestTarget(request.url);
 		const base = baseString({
 			ts: params.ts,
 			nonce: params.nonce,
 			method: request.method,
-			uri: target.uri,
-			host: target.host,
-			port: target.port,
+			uri: target ?? parsed.uri,
+			host: parsed.host,
+			port: parsed.port,
 			ext: params.ext ?? ''
 		});
 		const expected = await sign(token.macKey, base);
