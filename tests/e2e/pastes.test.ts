@@ -40,7 +40,9 @@ test.describe('the sign page', () => {
 	test.beforeEach(async ({ page }) => {
 		await page.goto('./');
 		// The header is rendered only once the page has hydrated: typing before that would be lost.
-		await expect(page.getByTestId('authorization-header')).toBeVisible();
+		await expect(
+			page.getByRole('status', { name: 'Authorization header', exact: true })
+		).toBeVisible();
 	});
 
 	test('an SDK login result copied from logcat with its prefix fills the credential and says what was ignored', async ({
@@ -73,7 +75,9 @@ test.describe('the sign page', () => {
 			'Filled kid, mac_key, mac_algorithm, token_type and scopes. The box was emptied so that the mac_key does not stay on screen.'
 		);
 		// The signature is made with the key that was pasted.
-		await expect(page.getByTestId('authorization-header')).toContainText('id="sdk-kid-77"');
+		await expect(
+			page.getByRole('status', { name: 'Authorization header', exact: true })
+		).toContainText('id="sdk-kid-77"');
 	});
 
 	for (const [shell, copy] of [
@@ -90,7 +94,9 @@ test.describe('the sign page', () => {
 			await page.getByLabel('mac_key', { exact: true }).fill(KEY);
 			await page.getByLabel('client_id').fill("app&x=%41'1");
 			await page.getByLabel('ts', { exact: true }).fill(String(Math.floor(Date.now() / 1000)));
-			const bash = await page.getByTestId('curl-command').textContent();
+			const bash = await page
+				.getByRole('status', { name: 'curl command', exact: true })
+				.textContent();
 
 			const shells = page.getByRole('group', { name: 'The same request for' });
 			await expect(shells.getByRole('radio', { name: 'bash' })).toBeChecked();
@@ -99,7 +105,9 @@ test.describe('the sign page', () => {
 			const command = await page.evaluate(() => navigator.clipboard.readText());
 			expect(command).toMatch(shell === 'cmd' ? /^curl .*\^"/ : /^Invoke-RestMethod /);
 			// The bash command stays as it was, under its own name.
-			await expect(page.getByTestId('curl-command')).toHaveText(bash ?? '');
+			await expect(page.getByRole('status', { name: 'curl command', exact: true })).toHaveText(
+				bash ?? ''
+			);
 			await expect(page.getByRole('button', { name: 'Copy curl command' })).toBeVisible();
 
 			await page.getByRole('link', { name: 'Verify a signature' }).click();

@@ -62,7 +62,9 @@ test.describe('the playground', () => {
 	test.beforeEach(async ({ page }) => {
 		await page.goto('./');
 		// The header is rendered only once the page has hydrated: typing before that would be lost.
-		await expect(page.getByTestId('authorization-header')).toBeVisible();
+		await expect(
+			page.getByRole('status', { name: 'Authorization header', exact: true })
+		).toBeVisible();
 	});
 
 	test("client_id it's: the Request URL shows %27 and says why; the sandbox checks the mac and gets to client_id", async ({
@@ -73,10 +75,12 @@ test.describe('the playground', () => {
 		await expect(requestUrl(page)).toHaveAccessibleDescription(
 			/' is sent as %27\. A browser rewrites the URL so before sending it, and the curl command carries the rewritten URL/
 		);
-		await expect(page.getByTestId('curl-command')).toContainText('?client_id=it%27s');
+		await expect(page.getByRole('status', { name: 'curl command', exact: true })).toContainText(
+			'?client_id=it%27s'
+		);
 		await page.getByRole('button', { name: 'Send', exact: true }).click();
 		// The sandbox rebuilds the base string before it looks at client_id: invalid_client, not a mac mismatch.
-		await expect(page.locator('[data-code="invalid_client"]')).toBeVisible();
+		await expect(page.getByRole('region', { name: 'invalid_client', exact: true })).toBeVisible();
 		await expect(page.getByRole('region', { name: 'Response' })).toContainText(`client_id "it's"`);
 		await expect(page.getByRole('region', { name: 'Response' })).not.toContainText(
 			'mac does not match'
@@ -92,9 +96,12 @@ test.describe('the playground', () => {
 		await expect(requestUrl(page)).toHaveAccessibleDescription(
 			new RegExp(`Goes out as ${escape(composed)}&state=it%27s: ' is sent as %27`)
 		);
-		const curl = (await page.getByTestId('curl-command').textContent()) ?? '';
+		const curl =
+			(await page.getByRole('status', { name: 'curl command', exact: true }).textContent()) ?? '';
 		await page.getByRole('button', { name: 'Send', exact: true }).click();
-		await expect(page.getByTestId('response-status')).toHaveText('200 OK');
+		await expect(page.getByRole('status', { name: 'HTTP status', exact: true })).toHaveText(
+			'200 OK'
+		);
 
 		// The curl command as shown, through the reference relay to its own sandbox: curl sends the
 		// URL's bytes as they are, so they must be the bytes the page signed.
