@@ -1,4 +1,4 @@
-import type { WrittenTarget } from '$lib/mac';
+import { fromBase64, isBase64, type WrittenTarget } from '$lib/mac';
 import { reEncodings, safeDecode, sortQuery, splitUri, withQuery } from './query-rewrites';
 import type { SigningInputs } from './signing-inputs';
 
@@ -83,21 +83,6 @@ function shiftTs(ts: string, by: number): string | null {
 	if (!/^\d{1,15}$/.test(ts)) return null;
 	const shifted = Number(ts) + by;
 	return shifted < 0 ? null : String(shifted).padStart(ts.length, '0');
-}
-
-function isValidBase64Key(key: string): boolean {
-	const body = key.replace(/=+$/, '');
-	return (
-		/^(?:[A-Za-z0-9+/]+|[A-Za-z0-9_-]+)={0,2}$/.test(key) &&
-		body.length % 4 !== 1 &&
-		(key.length === body.length || key.length % 4 === 0)
-	);
-}
-
-function base64Bytes(key: string): Uint8Array {
-	const standard = key.replace(/-/g, '+').replace(/_/g, '/').replace(/=+$/, '');
-	const binary = atob(standard.padEnd(Math.ceil(standard.length / 4) * 4, '='));
-	return Uint8Array.from(binary, (char) => char.charCodeAt(0));
 }
 
 const show = (text: string) => JSON.stringify(text);
@@ -534,12 +519,12 @@ export const MISTAKES: readonly Mistake[] = [
 		slot: 'key',
 		fix: 'Use the mac_key as text: its UTF-8 bytes are the HMAC key, not its Base64-decoded bytes.',
 		variants: (inputs) =>
-			typeof inputs.key === 'string' && isValidBase64Key(inputs.key)
+			typeof inputs.key === 'string' && inputs.key !== '' && isBase64(inputs.key)
 				? [
 						{
 							inputs: {
 								...inputs,
-								key: base64Bytes(inputs.key),
+								key: fromBase64(inputs.key),
 								keyForm: 'the mac_key Base64-decoded'
 							},
 							title: 'Base64-decoded the mac_key and signed with the raw bytes'

@@ -2,9 +2,10 @@ import {
 	attempt,
 	authorizationHeader,
 	curlCommand,
+	fromBase64,
 	requestTarget,
 	shellQuote,
-	toBase64,
+	toBase64Url,
 	utf8Bytes
 } from '$lib/mac';
 import { parseSignedRequest } from './parse-signed-request';
@@ -36,16 +37,6 @@ const MAX_TEXT = 100_000;
 const MAX_OPTIONS = 32;
 // Option names a page might use for secrets; they never go into a link whatever the page passes.
 const SECRET_OPTION = /mac.?key|secret|password/i;
-
-function base64url(text: string): string {
-	return toBase64(utf8Bytes(text)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-function fromBase64url(text: string): string {
-	const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
-	const bytes = Uint8Array.from(binary, (char) => char.charCodeAt(0));
-	return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-}
 
 function escapeRegExp(text: string): string {
 	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -151,7 +142,7 @@ export function encodeShareState(state: ShareState, options: ShareEncodeOptions 
 		baseString: scrub(state.baseString),
 		options: safeOptions
 	};
-	return `${VERSION}${base64url(JSON.stringify(payload))}`;
+	return `${VERSION}${toBase64Url(utf8Bytes(JSON.stringify(payload)))}`;
 }
 
 function text(value: unknown): string | null {
@@ -166,7 +157,9 @@ export function decodeShareState(fragment: string): ShareState | null {
 		if (raw.length > MAX_FRAGMENT || !raw.startsWith(VERSION)) return null;
 		const body = raw.slice(VERSION.length);
 		if (!/^[A-Za-z0-9_-]*$/.test(body)) return null;
-		const value: unknown = JSON.parse(fromBase64url(body));
+		const value: unknown = JSON.parse(
+			new TextDecoder('utf-8', { fatal: true }).decode(fromBase64(body))
+		);
 		if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
 		const record = value as Record<string, unknown>;
 		const signedRequest = text(record.signedRequest);
