@@ -1,23 +1,18 @@
 // The /verify page's logic: plain TypeScript over the protocol core, so Node tests run it as is.
-export { SIGNED_REQUEST_FIELD, detectDialect, shellWords, type ShellDialect } from './shell-words';
-export {
-	parseCurl,
-	parseCurlCommand,
-	type CurlRequest,
-	type HeaderField,
-	type ParsedRequest
-} from './parse-curl';
-export { parseRawRequest, type RawRequest } from './parse-raw-request';
-export { parseHar } from './parse-har';
-export { FETCH_CALL, parseFetch } from './parse-fetch';
-export { looksLikePowerShell, parsePowerShell } from './parse-powershell';
+export { SIGNED_REQUEST_FIELD, type HeaderField, type ParsedRequest } from './paste/parsed-request';
+export { detectDialect, shellWords, type ShellDialect } from './paste/shell-words';
+export { parseCurl, parseCurlCommand, type CurlRequest } from './paste/parse-curl';
+export { parseRawRequest, type RawRequest } from './paste/parse-raw-request';
+export { parseHar } from './paste/parse-har';
+export { FETCH_CALL, parseFetch } from './paste/parse-fetch';
+export { looksLikePowerShell, parsePowerShell } from './paste/powershell/parse-powershell';
 export {
 	detectKind,
 	parseSignedRequest,
 	type MissingInput,
 	type SignedRequest,
 	type SignedRequestKind
-} from './parse-signed-request';
+} from './paste/parse-signed-request';
 export {
 	canProduce,
 	decodedLength,
@@ -26,7 +21,7 @@ export {
 	type DigestEncoding,
 	type HashName,
 	type SigningInputs
-} from './signing-inputs';
+} from './diagnosis/signing-inputs';
 export {
 	MISTAKES,
 	mistakeById,
@@ -35,7 +30,7 @@ export {
 	type MistakeContext,
 	type MistakeId,
 	type Slot
-} from './mistakes';
+} from './diagnosis/mistakes';
 export {
 	KNOWN_HOSTS,
 	diagnose,
@@ -44,8 +39,8 @@ export {
 	type Explanation,
 	type MistakeSummary,
 	type Verdict
-} from './diagnose';
-export { clockCheck, formatDuration, type ClockCheck } from './clock-check';
+} from './diagnosis/diagnose';
+export { clockCheck, formatDuration, type ClockCheck } from './diagnosis/clock-check';
 export {
 	diffBaseString,
 	diffLoggedBaseString,
@@ -59,7 +54,7 @@ export {
 	type InvisibleKind,
 	type LineDiff,
 	type LoggedBaseString
-} from './base-string-diff';
+} from './diagnosis/base-string-diff';
 export {
 	formatInstant,
 	httpDate,
@@ -67,7 +62,7 @@ export {
 	logLineTime,
 	type LogTime,
 	type SentAt
-} from './sent-at';
+} from './paste/sent-at';
 export {
 	caseFileMarkdown,
 	maskKid,
@@ -75,7 +70,7 @@ export {
 	type CaseInput,
 	type CaseOptions,
 	type TestVector
-} from './case-file';
+} from './case/case-file';
 export {
 	KID_PLACEHOLDER,
 	decodeShareState,
@@ -84,4 +79,4 @@ export {
 	type ShareEncodeOptions,
 	type ShareOption,
 	type ShareState
-} from './share-state';
+} from './case/share-state';

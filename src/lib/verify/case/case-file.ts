@@ -1,7 +1,9 @@
+// Stage 3, the case: what leaves the page (a case file for the ticket, a share link without the
+// mac_key) and what arrives from the signing page in the tab's memory.
 import { authorizationHeader, type MacHeaderParams } from '$lib/mac';
-import type { ClockCheck } from './clock-check';
-import type { Diagnosis } from './diagnose';
-import type { SignedRequestKind } from './parse-signed-request';
+import type { ClockCheck } from '../diagnosis/clock-check';
+import type { Diagnosis } from '../diagnosis/diagnose';
+import type { SignedRequestKind } from '../paste/parse-signed-request';
 
 /**
  * What a case file is made of. There is deliberately no mac_key here: a case file is attached to

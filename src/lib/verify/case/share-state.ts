@@ -8,7 +8,8 @@ import {
 	toBase64Url,
 	utf8Bytes
 } from '$lib/mac';
-import { parseSignedRequest } from './parse-signed-request';
+import { parseSignedRequest } from '../paste/parse-signed-request';
+import { isObject } from '../paste/parsed-request';
 
 export type ShareOption = string | number | boolean;
 
@@ -43,10 +44,6 @@ function escapeRegExp(text: string): string {
 }
 
 /**
- * The signed request with its kid replaced, still parseable (a rebuilt header when that fails),
- * and the kid found, so that the other fields can be cleaned of it too.
- */
-/**
  * What a link carries of a pasted request: its method, URL and Authorization header, as a curl
  * command. A customer's curl, HAR or fetch call also holds cookies, other tokens and bodies, which
  * the diagnosis never reads and a ticket must not spread. With no usable URL it carries the header
@@ -69,6 +66,10 @@ export function requestForLink(text: string): string {
 		: `curl -X ${shellQuote(method)} ${curl.slice('curl '.length)}`;
 }
 
+/**
+ * The signed request with its kid replaced, still parseable (a rebuilt header when that fails),
+ * and the kid found, so that the other fields can be cleaned of it too.
+ */
 function withoutKid(text: string): { text: string; kid: string | null } {
 	const parsed = attempt(() => parseSignedRequest(text));
 	if (!parsed.ok) {
@@ -160,16 +161,15 @@ export function decodeShareState(fragment: string): ShareState | null {
 		const value: unknown = JSON.parse(
 			new TextDecoder('utf-8', { fatal: true }).decode(fromBase64(body))
 		);
-		if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
-		const record = value as Record<string, unknown>;
+		if (!isObject(value)) return null;
+		const record = value;
 		const signedRequest = text(record.signedRequest);
 		const url = text(record.url);
 		const baseString = text(record.baseString);
 		if (signedRequest === null || url === null || baseString === null) return null;
 		const options: Record<string, ShareOption> = {};
 		const rawOptions = record.options ?? {};
-		if (typeof rawOptions !== 'object' || rawOptions === null || Array.isArray(rawOptions))
-			return null;
+		if (!isObject(rawOptions)) return null;
 		for (const [name, option] of Object.entries(rawOptions).slice(0, MAX_OPTIONS)) {
 			if (SECRET_OPTION.test(name) || name === '__proto__') continue;
 			if (typeof option === 'boolean' || (typeof option === 'number' && Number.isFinite(option)))

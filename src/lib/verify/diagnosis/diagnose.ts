@@ -1,3 +1,5 @@
+// Stage 2, the diagnosis: the expected mac, the verdict, and which catalogued mistakes reproduce the
+// customer's mac; beside it the clock check and the comparison with their logged base string.
 import {
 	hmac,
 	requestTarget,

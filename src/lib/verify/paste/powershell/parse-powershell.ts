@@ -1,10 +1,5 @@
-import { MacInputError, attempt, requestTarget, type Outcome } from '$lib/mac';
-import type { HeaderField, ParsedRequest } from './parse-curl';
-import { SIGNED_REQUEST_FIELD } from './shell-words';
-
-function fail(message: string): never {
-	throw new MacInputError(SIGNED_REQUEST_FIELD, message);
-}
+import { attempt, requestTarget, type Outcome } from '$lib/mac';
+import { fail, shown, type HeaderField, type ParsedRequest } from '../parsed-request';
 
 // Invoke-WebRequest or Invoke-RestMethod at the start of a line, its result maybe assigned ($r = …).
 const INVOKE_LINE = /^[ \t]*(?:\$[\w:]+[ \t]*=[ \t]*)?Invoke-(?:WebRequest|RestMethod)\b/im;
@@ -161,11 +156,6 @@ const METHODS = new Map(
 		patch: 'PATCH'
 	})
 );
-
-/** A value quoted for a message: short, so that a hostile paste cannot flood the page. */
-function shown(text: string, max = 40): string {
-	return JSON.stringify(text.length > max ? `${text.slice(0, max)}…` : text);
-}
 
 /** The name a variable is stored under: PowerShell's names ignore case; `${x}` is `$x`. */
 function variableKey(written: string): string {
