@@ -30,16 +30,14 @@ export {
 	type MistakeContext,
 	type MistakeId,
 	type Slot
-} from './diagnosis/mistakes';
+} from './diagnosis/mistakes/catalogue';
+export { KNOWN_HOSTS, diagnose, type DiagnoseInput } from './diagnosis/diagnose';
 export {
-	KNOWN_HOSTS,
-	diagnose,
-	type DiagnoseInput,
 	type Diagnosis,
-	type Explanation,
 	type MistakeSummary,
+	type Reproduction,
 	type Verdict
-} from './diagnosis/diagnose';
+} from './diagnosis/verdict';
 export { clockCheck, formatDuration, type ClockCheck } from './diagnosis/clock-check';
 export {
 	diffBaseString,

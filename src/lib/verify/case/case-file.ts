@@ -2,7 +2,7 @@
 // mac_key) and what arrives from the signing page in the tab's memory.
 import { authorizationHeader, type MacHeaderParams } from '$lib/mac';
 import type { ClockCheck } from '../diagnosis/clock-check';
-import type { Diagnosis } from '../diagnosis/diagnose';
+import type { Diagnosis } from '../diagnosis/verdict';
 import type { SignedRequestKind } from '../paste/parse-signed-request';
 
 /**
@@ -138,15 +138,15 @@ export function caseFileMarkdown(input: CaseInput, options: CaseOptions = {}): s
 	if (input.clock) out.push(`- Clock: ${input.clock.message}`);
 	if (diagnosis.explanations.length > 0) {
 		out.push('', '## Diagnosis', '');
-		diagnosis.explanations.forEach((explanation, index) => {
+		diagnosis.explanations.forEach((reproduction, index) => {
 			if (index > 0) out.push('');
 			out.push(
-				`${index + 1}. **${explanation.title}** (\`${explanation.id}\`)`,
-				`   Fix: ${explanation.fix}`,
+				`${index + 1}. **${reproduction.title}** (\`${reproduction.id}\`)`,
+				`   Fix: ${reproduction.fix}`,
 				'',
 				'   Base string it signed:',
 				'',
-				...baseStringBlock(explanation.baseString)
+				...baseStringBlock(reproduction.baseString)
 					.split('\n')
 					.map((line) => `   ${line}`)
 			);
