@@ -1,4 +1,8 @@
 // The /verify page's logic: plain TypeScript over the protocol core, so Node tests run it as is.
+// It flows paste/ (read what the customer sent) → diagnosis/ (the verdict and the mistakes that
+// reproduce their mac) → case/ (the case file, the share link); desk/ is the page that shows it.
+
+// 1. The paste
 export { SIGNED_REQUEST_FIELD, type HeaderField, type ParsedRequest } from './paste/parsed-request';
 export { detectDialect, shellWords, type ShellDialect } from './paste/shell-words';
 export { parseCurl, parseCurlCommand, type CurlRequest } from './paste/parse-curl';
@@ -13,6 +17,16 @@ export {
 	type SignedRequest,
 	type SignedRequestKind
 } from './paste/parse-signed-request';
+export {
+	formatInstant,
+	httpDate,
+	isoTime,
+	logLineTime,
+	type LogTime,
+	type SentAt
+} from './paste/sent-at';
+
+// 2. The diagnosis and its verdict
 export {
 	canProduce,
 	decodedLength,
@@ -53,14 +67,8 @@ export {
 	type LineDiff,
 	type LoggedBaseString
 } from './diagnosis/base-string-diff';
-export {
-	formatInstant,
-	httpDate,
-	isoTime,
-	logLineTime,
-	type LogTime,
-	type SentAt
-} from './paste/sent-at';
+
+// 3. The case
 export {
 	caseFileMarkdown,
 	maskKid,
