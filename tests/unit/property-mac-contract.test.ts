@@ -60,6 +60,9 @@ const baseInput = fc.record({
 /** Sync functions: each takes its arguments from an array of arbitrary values. */
 const SYNC: Record<string, (args: unknown[]) => unknown> = {
 	toBase64: ([a]) => core.toBase64(a as Uint8Array),
+	toBase64Url: ([a]) => core.toBase64Url(a as Uint8Array),
+	isBase64: ([a]) => core.isBase64(a as string),
+	fromBase64: ([a]) => core.fromBase64(a as string),
 	toHex: ([a]) => core.toHex(a as Uint8Array),
 	utf8Bytes: ([a]) => core.utf8Bytes(a as string),
 	baseString: ([a]) => core.baseString(a as core.BaseStringInput),

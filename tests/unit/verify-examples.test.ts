@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { diffBaseString } from '$lib/verify/base-string-diff';
-import { diagnose } from '$lib/verify/diagnose';
-import { VerifyDesk } from '$lib/verify/desk.svelte';
-import { VERIFY_EXAMPLES } from '$lib/verify/examples';
-import { parseSignedRequest } from '$lib/verify/parse-signed-request';
+import { diffBaseString } from '$lib/verify/diagnosis/base-string-diff';
+import { diagnose } from '$lib/verify/diagnosis/diagnose';
+import { VerifyDesk } from '$lib/verify/desk/desk.svelte';
+import { VERIFY_EXAMPLES } from '$lib/verify/desk/examples';
+import { parseSignedRequest } from '$lib/verify/paste/parse-signed-request';
 
 describe('the verify page examples', () => {
 	it.each(VERIFY_EXAMPLES.map((example) => [example.label, example] as const))(

@@ -1,69 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { MacInputError } from '$lib/mac';
-import { diagnose, parsePowerShell, parseSignedRequest, requestForLink } from '$lib/verify';
-import { GOOD_MAC, KEY, KID, NONCE, TS, URL_CN, diagnosePaste, mac } from './verify-paste-fixtures';
-
-const PARAMS = { id: KID, ts: TS, nonce: NONCE, mac: GOOD_MAC };
-const HEADER = `MAC id="${KID}",ts="${TS}",nonce="${NONCE}",mac="${GOOD_MAC}"`;
-
-/** The header value as devtools writes it in a PowerShell double-quoted string: `" for each quote. */
-function psAuthorization(signature = GOOD_MAC): string {
-	return `MAC id=\`"${KID}\`",ts=\`"${TS}\`",nonce=\`"${NONCE}\`",mac=\`"${signature}\`"`;
-}
-
-const UA =
-	'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
-
-// Chrome 131, "Copy as PowerShell" of a GET over HTTP/2.
-const CHROME = `$session = New-Object Microsoft.PowerShell.Commands.WebRequestSession
-$session.UserAgent = "${UA}"
-$session.Cookies.Add((New-Object System.Net.Cookie("session", "abc", "/", "open.tapapis.cn")))
-Invoke-WebRequest -UseBasicParsing -Uri "${URL_CN}" \`
--WebSession $session \`
--Headers @{
-"authority"="open.tapapis.cn"
-  "method"="GET"
-  "path"="/account/profile/v1?client_id=abc123"
-  "scheme"="https"
-  "accept"="*/*"
-  "accept-language"="en-US,en;q=0.9"
-  "authorization"="${psAuthorization()}"
-  "sec-ch-ua"="\`"Chromium\`";v=\`"131\`", \`"Not_A Brand\`";v=\`"24\`""
-  "sec-fetch-mode"="cors"
-}`;
-
-// The same without the $session lines (no user agent or cookie to carry).
-const NO_SESSION = `Invoke-WebRequest -UseBasicParsing -Uri "${URL_CN}" \`
--Headers @{
-"authority"="open.tapapis.cn"
-  "method"="GET"
-  "path"="/account/profile/v1?client_id=abc123"
-  "scheme"="https"
-  "accept"="*/*"
-  "authorization"="${psAuthorization()}"
-}`;
-
-// Older Chrome and hand-written scripts: the hashtable on one line, entries separated by ";".
-const ONE_LINE = `Invoke-WebRequest -Uri "${URL_CN}" -Headers @{"Accept"="*/*"; "Authorization"="${psAuthorization()}"}`;
-
-// Single quotes: '' is a quote, a backtick is just a backtick, and the header's quotes need no escape.
-const SINGLE_QUOTED = `Invoke-WebRequest -Uri '${URL_CN}' -Headers @{'Authorization'='${HEADER}'; 'X-Note'='it''s \`n literal'}`;
-
-// Hashtable keys written bare, as people type them.
-const BARE_KEYS = `Invoke-RestMethod -Uri "${URL_CN}" -Headers @{Authorization="${psAuthorization()}"; Accept='application/json'}`;
-
-const VARIANTS: [string, string][] = [
-	['Chrome, with $session', CHROME],
-	['Chrome, without $session', NO_SESSION],
-	['Invoke-RestMethod', CHROME.replace('Invoke-WebRequest', 'Invoke-RestMethod')],
-	['CRLF line endings', CHROME.replace(/\n/g, '\r\n')],
-	['a one-line hashtable', ONE_LINE],
-	['single-quoted strings', SINGLE_QUOTED],
-	['bare keys', BARE_KEYS]
-];
-
-const authorizationOf = (text: string) =>
-	parsePowerShell(text).headers.find((h) => h.name.toLowerCase() === 'authorization')?.value;
+import { parsePowerShell } from '$lib/verify';
+import { TS, URL_CN } from './verify-paste-fixtures';
+import {
+	CHROME,
+	HEADER,
+	NO_SESSION,
+	SINGLE_QUOTED,
+	VARIANTS,
+	authorizationOf,
+	psAuthorization
+} from './verify-powershell-fixtures';
 
 describe('parsePowerShell', () => {
 	it.each(VARIANTS)('reads the URL, GET and the Authorization header of %s', (_, text) => {
@@ -163,8 +110,6 @@ describe('parsePowerShell', () => {
 		);
 	});
 
-	// Was a bug, found by the property test: the parameter and method tables were plain objects, so
-	// -__proto__ threw a TypeError and -Method constructor gave back Object's constructor function.
 	it('knows no parameter or method that only Object.prototype has', () => {
 		const request = parsePowerShell(
 			`Invoke-WebRequest -__proto__ x -toString -Uri "${URL_CN}" -Method constructor`
@@ -409,112 +354,5 @@ Write-Host $r`);
 		);
 		const tables = `Invoke-WebRequest -Uri "https://h/" -Body ${'@{a='.repeat(5000)}`;
 		expect(() => parsePowerShell(tables)).toThrow(MacInputError);
-	});
-});
-
-describe('parseSignedRequest on a PowerShell command', () => {
-	it.each(VARIANTS)('reads %s with nothing missing but the key', (_, text) => {
-		expect(parseSignedRequest(text)).toMatchObject({
-			kind: 'powershell',
-			method: 'GET',
-			url: URL_CN,
-			authorization: PARAMS,
-			authorizationValue: HEADER,
-			missing: ['mac_key']
-		});
-	});
-
-	it.each(VARIANTS)(
-		'matches the signature of %s, end to end, and the case file says it was PowerShell',
-		async (_, text) => {
-			expect(await diagnosePaste(text, KEY)).toEqual({
-				verdict: 'match',
-				pastedAs: 'PowerShell'
-			});
-		}
-	);
-
-	it('matches a signature over the "path" bytes, which the -Uri alone would not', async () => {
-		// Signed over %2D as the browser sent it; the -Uri shows the decoded "-".
-		const signature = mac(
-			`${TS}\n${NONCE}\nGET\n/account/profile/v1?client_id=abc%2D123\nopen.tapapis.cn\n443\n\n`
-		);
-		const text = `Invoke-WebRequest -UseBasicParsing -Uri "https://open.tapapis.cn/account/profile/v1?client_id=abc-123" \`
--Headers @{
-"authority"="open.tapapis.cn"
-  "method"="GET"
-  "path"="/account/profile/v1?client_id=abc%2D123"
-  "scheme"="https"
-  "authorization"="${psAuthorization(signature)}"
-}`;
-		const request = parseSignedRequest(text);
-		expect(request.url).toBe('https://open.tapapis.cn/account/profile/v1?client_id=abc%2D123');
-		const verdict = async (url: string) =>
-			(await diagnose({ authorization: request.authorization, url, macKey: KEY })).verdict;
-		expect(await verdict(request.url ?? '')).toBe('match');
-		expect(await verdict('https://open.tapapis.cn/account/profile/v1?client_id=abc-123')).not.toBe(
-			'match'
-		);
-	});
-
-	it('matches a POST signed over POST', async () => {
-		const signature = mac(
-			`${TS}\n${NONCE}\nPOST\n/account/profile/v1?client_id=abc123\nopen.tapapis.cn\n443\n\n`
-		);
-		const request = parseSignedRequest(
-			`Invoke-WebRequest -Uri '${URL_CN}' -Method POST -Headers @{Authorization="${psAuthorization(signature)}"} -ContentType 'application/json' -Body '{}'`
-		);
-		expect(request.method).toBe('POST');
-		const diagnosis = await diagnose({
-			authorization: request.authorization,
-			method: request.method,
-			url: request.url ?? '',
-			macKey: KEY
-		});
-		expect(diagnosis.verdict).toBe('match');
-	});
-
-	it('says the command sends no Authorization header when it has none', () => {
-		for (const text of [
-			`Invoke-WebRequest -Uri "${URL_CN}"`,
-			`Invoke-WebRequest -Uri "${URL_CN}" -Headers @{"accept"="*/*"}`
-		]) {
-			expect(() => parseSignedRequest(text)).toThrow(
-				'The PowerShell command sends no Authorization header (-Headers @{"authorization"="MAC …"}).'
-			);
-		}
-	});
-
-	it('tells a Bearer header apart from MAC', () => {
-		expect(() =>
-			parseSignedRequest(
-				`Invoke-WebRequest -Uri "${URL_CN}" -Headers @{"authorization"="Bearer abc"}`
-			)
-		).toThrow(/"Bearer", not MAC/);
-	});
-
-	it('keeps a URL that cannot be signed to correct, and asks for the URL', () => {
-		const result = parseSignedRequest(
-			`Invoke-WebRequest -Uri "ftp://h/p" -Headers @{"authorization"="${psAuthorization()}"}`
-		);
-		expect(result.url).toBe('ftp://h/p');
-		expect(result.missing).toEqual(['url', 'mac_key']);
-		expect(result.understood.join(' ')).toMatch(/The URL cannot be signed: Only https/);
-	});
-
-	it('puts only the method, URL and Authorization header in a share link', () => {
-		const link = requestForLink(CHROME);
-		expect(link).not.toMatch(/session|cookie|Mozilla|sec-ch-ua/i);
-		expect(parseSignedRequest(link)).toMatchObject({
-			kind: 'curl',
-			method: 'GET',
-			url: URL_CN,
-			authorization: PARAMS
-		});
-		const post = requestForLink(
-			`Invoke-WebRequest -Uri "${URL_CN}" -Method "POST" -Headers @{"authorization"="${psAuthorization()}"} -Body "secret=1"`
-		);
-		expect(post).not.toContain('secret');
-		expect(parseSignedRequest(post)).toMatchObject({ kind: 'curl', method: 'POST', url: URL_CN });
 	});
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { reEncodings, safeDecode, sortQuery, splitUri } from '$lib/verify/query-rewrites';
+import { reEncodings, safeDecode, sortQuery, splitUri } from '$lib/verify/diagnosis/query-rewrites';
 
 describe('query rewrites', () => {
 	it('splits a request URI at the first ?, telling a bare ? from none', () => {

@@ -1,4 +1,4 @@
-import { requireBytes, requireText } from './errors';
+import { MacInputError, requireBytes, requireText } from './errors';
 
 const utf8 = new TextEncoder();
 
@@ -18,4 +18,36 @@ export function toBase64(bytes: Uint8Array): string {
 	let binary = '';
 	for (const byte of bytes) binary += String.fromCharCode(byte);
 	return btoa(binary);
+}
+
+/** URL-safe Base64 (- and _ for + and /) without the = padding, as a link's fragment carries bytes. */
+export function toBase64Url(bytes: Uint8Array): string {
+	return toBase64(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+// One alphabet throughout, standard or URL-safe; the padding, when there is any, at the end.
+const BASE64 = /^(?:[A-Za-z0-9+/]*|[A-Za-z0-9_-]*)={0,2}$/;
+
+/**
+ * Whether `text` is Base64 in one alphabet, standard (+ /) or URL-safe (- _), with its = padding
+ * or without it: the ways a key or a link may be written. The empty text is (no bytes).
+ */
+export function isBase64(text: string): boolean {
+	requireText('text', text);
+	const body = text.replace(/=+$/, '');
+	return (
+		BASE64.test(text) &&
+		body.length % 4 !== 1 &&
+		(text.length === body.length || text.length % 4 === 0)
+	);
+}
+
+/** The bytes of Base64 text in either alphabet, padded or not; a MacInputError unless isBase64. */
+export function fromBase64(text: string): Uint8Array<ArrayBuffer> {
+	if (!isBase64(text)) {
+		throw new MacInputError('text', 'text is not Base64 (A-Z, a-z, 0-9 and + / or - _).');
+	}
+	const standard = text.replace(/-/g, '+').replace(/_/g, '/').replace(/=+$/, '');
+	const binary = atob(standard.padEnd(Math.ceil(standard.length / 4) * 4, '='));
+	return Uint8Array.from(binary, (char) => char.charCodeAt(0));
 }

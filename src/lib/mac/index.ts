@@ -1,6 +1,6 @@
 // The protocol core: plain TypeScript, no Svelte, so the browser, the sandbox, the relay and Node tests share it.
 export { MacInputError, attempt, type Outcome } from './errors';
-export { toBase64, toHex, utf8Bytes } from './encoding';
+export { fromBase64, isBase64, toBase64, toBase64Url, toHex, utf8Bytes } from './encoding';
 export {
 	BASE_STRING_RULES,
 	baseString,

@@ -1,23 +1,32 @@
 // The /verify page's logic: plain TypeScript over the protocol core, so Node tests run it as is.
-export { SIGNED_REQUEST_FIELD, detectDialect, shellWords, type ShellDialect } from './shell-words';
-export {
-	parseCurl,
-	parseCurlCommand,
-	type CurlRequest,
-	type HeaderField,
-	type ParsedRequest
-} from './parse-curl';
-export { parseRawRequest, type RawRequest } from './parse-raw-request';
-export { parseHar } from './parse-har';
-export { FETCH_CALL, parseFetch } from './parse-fetch';
-export { looksLikePowerShell, parsePowerShell } from './parse-powershell';
+// It flows paste/ (read what the customer sent) → diagnosis/ (the verdict and the mistakes that
+// reproduce their mac) → case/ (the case file, the share link); desk/ is the page that shows it.
+
+// 1. The paste
+export { SIGNED_REQUEST_FIELD, type HeaderField, type ParsedRequest } from './paste/parsed-request';
+export { detectDialect, shellWords, type ShellDialect } from './paste/shell-words';
+export { parseCurl, parseCurlCommand, type CurlRequest } from './paste/parse-curl';
+export { parseRawRequest, type RawRequest } from './paste/parse-raw-request';
+export { parseHar } from './paste/parse-har';
+export { FETCH_CALL, parseFetch } from './paste/parse-fetch';
+export { looksLikePowerShell, parsePowerShell } from './paste/powershell/parse-powershell';
 export {
 	detectKind,
 	parseSignedRequest,
 	type MissingInput,
 	type SignedRequest,
 	type SignedRequestKind
-} from './parse-signed-request';
+} from './paste/parse-signed-request';
+export {
+	formatInstant,
+	httpDate,
+	isoTime,
+	logLineTime,
+	type LogTime,
+	type SentAt
+} from './paste/sent-at';
+
+// 2. The diagnosis and its verdict
 export {
 	canProduce,
 	decodedLength,
@@ -26,7 +35,7 @@ export {
 	type DigestEncoding,
 	type HashName,
 	type SigningInputs
-} from './signing-inputs';
+} from './diagnosis/signing-inputs';
 export {
 	MISTAKES,
 	mistakeById,
@@ -35,17 +44,15 @@ export {
 	type MistakeContext,
 	type MistakeId,
 	type Slot
-} from './mistakes';
+} from './diagnosis/mistakes/catalogue';
+export { KNOWN_HOSTS, diagnose, type DiagnoseInput } from './diagnosis/diagnose';
 export {
-	KNOWN_HOSTS,
-	diagnose,
-	type DiagnoseInput,
 	type Diagnosis,
-	type Explanation,
 	type MistakeSummary,
+	type Reproduction,
 	type Verdict
-} from './diagnose';
-export { clockCheck, formatDuration, type ClockCheck } from './clock-check';
+} from './diagnosis/verdict';
+export { clockCheck, formatDuration, type ClockCheck } from './diagnosis/clock-check';
 export {
 	diffBaseString,
 	diffLoggedBaseString,
@@ -59,15 +66,9 @@ export {
 	type InvisibleKind,
 	type LineDiff,
 	type LoggedBaseString
-} from './base-string-diff';
-export {
-	formatInstant,
-	httpDate,
-	isoTime,
-	logLineTime,
-	type LogTime,
-	type SentAt
-} from './sent-at';
+} from './diagnosis/base-string-diff';
+
+// 3. The case
 export {
 	caseFileMarkdown,
 	maskKid,
@@ -75,7 +76,7 @@ export {
 	type CaseInput,
 	type CaseOptions,
 	type TestVector
-} from './case-file';
+} from './case/case-file';
 export {
 	KID_PLACEHOLDER,
 	decodeShareState,
@@ -84,4 +85,4 @@ export {
 	type ShareEncodeOptions,
 	type ShareOption,
 	type ShareState
-} from './share-state';
+} from './case/share-state';

@@ -1,3 +1,5 @@
+// Stage 1, the paste: what a customer sent (a header, curl, a raw request, a HAR, fetch or
+// PowerShell) read into the signing inputs it carries. One reader per format in this folder.
 import {
 	MacInputError,
 	attempt,
@@ -8,13 +10,13 @@ import {
 	type MacHeaderParams,
 	type UriForm
 } from '$lib/mac';
-import { parseCurlCommand, type HeaderField, type ParsedRequest } from './parse-curl';
+import { parseCurlCommand } from './parse-curl';
 import { FETCH_CALL, parseFetch } from './parse-fetch';
 import { parseHar } from './parse-har';
-import { looksLikePowerShell, parsePowerShell } from './parse-powershell';
+import { looksLikePowerShell, parsePowerShell } from './powershell/parse-powershell';
 import { HEADER_LINE, REQUEST_LINE, parseRawRequest, type RawRequest } from './parse-raw-request';
+import { SIGNED_REQUEST_FIELD, fail, type HeaderField, type ParsedRequest } from './parsed-request';
 import { httpDate, logLineTime, type SentAt } from './sent-at';
-import { SIGNED_REQUEST_FIELD } from './shell-words';
 
 export type SignedRequestKind = 'header' | 'curl' | 'raw' | 'har' | 'fetch' | 'powershell';
 export type MissingInput = 'url' | 'mac_key';
@@ -84,10 +86,6 @@ const NO_AUTHORIZATION: Record<RequestKind, string> = {
  */
 function looksLikeHar(trimmed: string): boolean {
 	return trimmed.startsWith('{') && trimmed.includes('"log"');
-}
-
-function fail(message: string): never {
-	throw new MacInputError(SIGNED_REQUEST_FIELD, message);
 }
 
 /** Which of the six was pasted, or null when it is none of them. */

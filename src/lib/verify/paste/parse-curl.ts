@@ -1,20 +1,5 @@
-import { MacInputError } from '$lib/mac';
-import { SIGNED_REQUEST_FIELD, shellWords } from './shell-words';
-
-export interface HeaderField {
-	name: string;
-	value: string;
-}
-
-/** What a reader of a pasted request (curl, fetch, HAR) gives back for the signing inputs. */
-export interface ParsedRequest {
-	/** The URL requested, with a scheme; undefined when the paste names none. */
-	url: string | undefined;
-	method: string;
-	headers: HeaderField[];
-	/** Plain-English lines saying what was taken from the paste and what was assumed. */
-	understood: string[];
-}
+import { fail, type HeaderField, type ParsedRequest } from './parsed-request';
+import { shellWords } from './shell-words';
 
 export type CurlRequest = ParsedRequest;
 
@@ -70,10 +55,6 @@ interface Parsed {
 	headers: HeaderField[];
 	flags: Set<string>;
 	ignored: string[];
-}
-
-function fail(message: string): never {
-	throw new MacInputError(SIGNED_REQUEST_FIELD, message);
 }
 
 /** Reads a curl command from its shell words: the URL, the method and the headers it sends. */

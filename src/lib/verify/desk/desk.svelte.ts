@@ -1,12 +1,15 @@
+// The /verify page's desk: its state (paste, key and URL in; verdict and diagnosis derived), its
+// worked examples and its components, one per panel of the page.
 import { createContext } from 'svelte';
 import { attempt, baseString, baseStringLines, requestTarget } from '$lib/mac';
 import { LiveClock } from '$lib/ui/live-clock.svelte';
-import { clockCheck } from './clock-check';
-import { diffLoggedBaseString } from './base-string-diff';
-import { diagnose, type Diagnosis } from './diagnose';
+import { clockCheck } from '../diagnosis/clock-check';
+import { diffLoggedBaseString } from '../diagnosis/base-string-diff';
+import { diagnose } from '../diagnosis/diagnose';
+import type { Diagnosis } from '../diagnosis/verdict';
 import type { VerifyExample } from './examples';
-import { parseSignedRequest } from './parse-signed-request';
-import { decodeShareState, encodeShareState } from './share-state';
+import { parseSignedRequest } from '../paste/parse-signed-request';
+import { decodeShareState, encodeShareState } from '../case/share-state';
 
 /** The deployments this build knows (vite.config.ts), for the "other deployment's host" diagnosis. */
 const DEPLOYMENT_HOSTS = [__DOMESTIC_BASE_URL__, __OVERSEAS_BASE_URL__].flatMap((url) => {

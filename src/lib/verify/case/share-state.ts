@@ -2,12 +2,14 @@ import {
 	attempt,
 	authorizationHeader,
 	curlCommand,
+	fromBase64,
 	requestTarget,
 	shellQuote,
-	toBase64,
+	toBase64Url,
 	utf8Bytes
 } from '$lib/mac';
-import { parseSignedRequest } from './parse-signed-request';
+import { parseSignedRequest } from '../paste/parse-signed-request';
+import { isObject } from '../paste/parsed-request';
 
 export type ShareOption = string | number | boolean;
 
@@ -37,24 +39,10 @@ const MAX_OPTIONS = 32;
 // Option names a page might use for secrets; they never go into a link whatever the page passes.
 const SECRET_OPTION = /mac.?key|secret|password/i;
 
-function base64url(text: string): string {
-	return toBase64(utf8Bytes(text)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-function fromBase64url(text: string): string {
-	const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
-	const bytes = Uint8Array.from(binary, (char) => char.charCodeAt(0));
-	return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-}
-
 function escapeRegExp(text: string): string {
 	return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/**
- * The signed request with its kid replaced, still parseable (a rebuilt header when that fails),
- * and the kid found, so that the other fields can be cleaned of it too.
- */
 /**
  * What a link carries of a pasted request: its method, URL and Authorization header, as a curl
  * command. A customer's curl, HAR or fetch call also holds cookies, other tokens and bodies, which
@@ -78,6 +66,10 @@ export function requestForLink(text: string): string {
 		: `curl -X ${shellQuote(method)} ${curl.slice('curl '.length)}`;
 }
 
+/**
+ * The signed request with its kid replaced, still parseable (a rebuilt header when that fails),
+ * and the kid found, so that the other fields can be cleaned of it too.
+ */
 function withoutKid(text: string): { text: string; kid: string | null } {
 	const parsed = attempt(() => parseSignedRequest(text));
 	if (!parsed.ok) {
@@ -151,7 +143,7 @@ export function encodeShareState(state: ShareState, options: ShareEncodeOptions 
 		baseString: scrub(state.baseString),
 		options: safeOptions
 	};
-	return `${VERSION}${base64url(JSON.stringify(payload))}`;
+	return `${VERSION}${toBase64Url(utf8Bytes(JSON.stringify(payload)))}`;
 }
 
 function text(value: unknown): string | null {
@@ -166,17 +158,18 @@ export function decodeShareState(fragment: string): ShareState | null {
 		if (raw.length > MAX_FRAGMENT || !raw.startsWith(VERSION)) return null;
 		const body = raw.slice(VERSION.length);
 		if (!/^[A-Za-z0-9_-]*$/.test(body)) return null;
-		const value: unknown = JSON.parse(fromBase64url(body));
-		if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
-		const record = value as Record<string, unknown>;
+		const value: unknown = JSON.parse(
+			new TextDecoder('utf-8', { fatal: true }).decode(fromBase64(body))
+		);
+		if (!isObject(value)) return null;
+		const record = value;
 		const signedRequest = text(record.signedRequest);
 		const url = text(record.url);
 		const baseString = text(record.baseString);
 		if (signedRequest === null || url === null || baseString === null) return null;
 		const options: Record<string, ShareOption> = {};
 		const rawOptions = record.options ?? {};
-		if (typeof rawOptions !== 'object' || rawOptions === null || Array.isArray(rawOptions))
-			return null;
+		if (!isObject(rawOptions)) return null;
 		for (const [name, option] of Object.entries(rawOptions).slice(0, MAX_OPTIONS)) {
 			if (SECRET_OPTION.test(name) || name === '__proto__') continue;
 			if (typeof option === 'boolean' || (typeof option === 'number' && Number.isFinite(option)))

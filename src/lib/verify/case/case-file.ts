@@ -1,7 +1,9 @@
+// Stage 3, the case: what leaves the page (a case file for the ticket, a share link without the
+// mac_key) and what arrives from the signing page in the tab's memory.
 import { authorizationHeader, type MacHeaderParams } from '$lib/mac';
-import type { ClockCheck } from './clock-check';
-import type { Diagnosis } from './diagnose';
-import type { SignedRequestKind } from './parse-signed-request';
+import type { ClockCheck } from '../diagnosis/clock-check';
+import type { Diagnosis } from '../diagnosis/verdict';
+import type { SignedRequestKind } from '../paste/parse-signed-request';
 
 /**
  * What a case file is made of. There is deliberately no mac_key here: a case file is attached to
@@ -136,15 +138,15 @@ export function caseFileMarkdown(input: CaseInput, options: CaseOptions = {}): s
 	if (input.clock) out.push(`- Clock: ${input.clock.message}`);
 	if (diagnosis.explanations.length > 0) {
 		out.push('', '## Diagnosis', '');
-		diagnosis.explanations.forEach((explanation, index) => {
+		diagnosis.explanations.forEach((reproduction, index) => {
 			if (index > 0) out.push('');
 			out.push(
-				`${index + 1}. **${explanation.title}** (\`${explanation.id}\`)`,
-				`   Fix: ${explanation.fix}`,
+				`${index + 1}. **${reproduction.title}** (\`${reproduction.id}\`)`,
+				`   Fix: ${reproduction.fix}`,
 				'',
 				'   Base string it signed:',
 				'',
-				...baseStringBlock(explanation.baseString)
+				...baseStringBlock(reproduction.baseString)
 					.split('\n')
 					.map((line) => `   ${line}`)
 			);

@@ -1,6 +1,4 @@
-import { MacInputError } from '$lib/mac';
-import type { HeaderField } from './parse-curl';
-import { SIGNED_REQUEST_FIELD } from './shell-words';
+import { fail, type HeaderField } from './parsed-request';
 
 export interface RawRequest {
 	method: string | undefined;
@@ -17,10 +15,6 @@ export const REQUEST_LINE =
 	/^([A-Za-z]+)[ \t]+(\/\S*|[A-Za-z][A-Za-z0-9+.-]*:\/\/\S+|\*)(?:[ \t]+HTTP\/(\d(?:\.\d)?))?[ \t]*$/;
 /** `Name: value`, and the pseudo-headers (`:authority: h`) devtools shows for HTTP/2. */
 export const HEADER_LINE = /^(:?[!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*(.*)$/;
-
-function fail(message: string): never {
-	throw new MacInputError(SIGNED_REQUEST_FIELD, message);
-}
 
 /**
  * Reads a raw HTTP request as pasted from a log, a proxy or devtools: an optional request line,

@@ -1,7 +1,5 @@
 import { MacInputError } from '$lib/mac';
-
-/** Every error about a pasted request names this field, the box the support engineer pasted into. */
-export const SIGNED_REQUEST_FIELD = 'Signed request';
+import { SIGNED_REQUEST_FIELD } from './parsed-request';
 
 /**
  * Which shell wrote the command: a POSIX shell (bash "Copy as cURL", a terminal) or Windows cmd

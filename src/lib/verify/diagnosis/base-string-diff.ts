@@ -1,5 +1,5 @@
 import { BASE_STRING_RULES } from '$lib/mac';
-import { logLineTime, type SentAt } from './sent-at';
+import { logLineTime, type SentAt } from '../paste/sent-at';
 
 export type InvisibleKind =
 	'cr' | 'tab' | 'leading-space' | 'trailing-space' | 'no-break-space' | 'zero-width' | 'control';

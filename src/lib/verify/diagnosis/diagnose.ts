@@ -1,3 +1,5 @@
+// Stage 2, the diagnosis: the expected mac, the verdict, and which catalogued mistakes reproduce the
+// customer's mac; beside it the clock check and the comparison with their logged base string.
 import {
 	hmac,
 	requestTarget,
@@ -6,23 +8,16 @@ import {
 	type MacHeaderParams,
 	type UriForm
 } from '$lib/mac';
-import {
-	MISTAKES,
-	type Candidate,
-	type Mistake,
-	type MistakeContext,
-	type MistakeId
-} from './mistakes';
+import { MISTAKES, type Candidate, type Mistake, type MistakeContext } from './mistakes/catalogue';
 import {
 	canProduce,
 	keyIdentity,
 	renderBaseString,
 	sameMac,
 	variantIdentity,
-	type DigestEncoding,
-	type HashName,
 	type SigningInputs
 } from './signing-inputs';
+import type { Diagnosis, Reproduction } from './verdict';
 
 /** Hosts of the two deployments (spec §1); a page built for another deployment passes its own. */
 export const KNOWN_HOSTS: readonly string[] = ['open.tapapis.cn', 'open.tapapis.com'];
@@ -41,51 +36,6 @@ export interface DiagnoseInput {
 	uriForm?: UriForm;
 	macKey: string;
 	knownHosts?: readonly string[];
-}
-
-export interface MistakeSummary {
-	id: MistakeId;
-	title: string;
-	fix: string;
-}
-
-/** One way of signing wrongly that gives exactly the customer's mac. */
-export interface Explanation {
-	/** The mistake's id, or two ids joined by "+" for a pair. */
-	id: string;
-	mistakes: MistakeSummary[];
-	title: string;
-	fix: string;
-	/** The prior likelihood, or the product of both for a pair; only for ordering. */
-	likelihood: number;
-	/** The base string this wrong signer produced. */
-	baseString: string;
-	hash: HashName;
-	encoding: DigestEncoding;
-	/** The key it used, in words (never the key itself). */
-	keyForm: string;
-}
-
-export type Verdict = 'match' | 'explained' | 'unexplained';
-
-export interface Diagnosis {
-	verdict: Verdict;
-	match: boolean;
-	/** The mac computed the correct way (spec §5). */
-	expectedMac: string;
-	expectedBaseString: string;
-	customerMac: string;
-	/** The mistakes, alone or in pairs, that reproduce the customer's mac; most likely first. */
-	explanations: Explanation[];
-	/**
-	 * True when nothing reproduces the mac: the mac_key, a mistake the catalogue lacks, or inputs
-	 * this page cannot see differ.
-	 */
-	keyOrUnseenInputs: boolean;
-	/** One paragraph for the page: the verdict in plain words. */
-	message: string;
-	/** Distinct ways of signing computed, the correct one included. */
-	variantsTried: number;
 }
 
 interface Variant {
@@ -204,7 +154,7 @@ async function reproduce(
 	customerMac: string,
 	tried: Set<string>,
 	digests: DigestCache
-): Promise<Explanation[]> {
+): Promise<Reproduction[]> {
 	// The most likely first, so that when two mistakes sign the same thing the likelier one is named.
 	const ranked = [...variants].sort((a, b) => likelihood(b) - likelihood(a));
 	const feasible: { variant: Variant; text: string }[] = [];
@@ -220,17 +170,19 @@ async function reproduce(
 	const results = await Promise.all(
 		feasible.map(async ({ variant, text }) => {
 			const digest = await digests.get(variant.inputs, text);
-			return sameMac(customerMac, digest, variant.inputs.encoding) ? explain(variant, text) : null;
+			return sameMac(customerMac, digest, variant.inputs.encoding)
+				? asReproduction(variant, text)
+				: null;
 		})
 	);
-	const found = results.filter((explanation) => explanation !== null);
+	const found = results.filter((reproduction) => reproduction !== null);
 	// A mistake that changes nothing here (Base64url of a digest without + or /) adds no information.
 	return found.filter(
-		(explanation) =>
+		(reproduction) =>
 			!found.some(
 				(other) =>
-					other.mistakes.length < explanation.mistakes.length &&
-					other.mistakes.every((part) => explanation.mistakes.some((own) => own.id === part.id))
+					other.mistakes.length < reproduction.mistakes.length &&
+					other.mistakes.every((part) => reproduction.mistakes.some((own) => own.id === part.id))
 			)
 	);
 }
@@ -239,7 +191,7 @@ function likelihood(variant: Variant): number {
 	return variant.parts.reduce((product, part) => product * part.mistake.prior, 1);
 }
 
-function explain(variant: Variant, baseString: string): Explanation {
+function asReproduction(variant: Variant, baseString: string): Reproduction {
 	const mistakes = variant.parts.map(({ mistake, candidate }) => ({
 		id: mistake.id,
 		title: candidate.title,

@@ -1,27 +1,17 @@
-import { MacInputError, attempt, requestTarget } from '$lib/mac';
-import type { HeaderField, ParsedRequest } from './parse-curl';
+import { attempt, requestTarget } from '$lib/mac';
+import {
+	fail,
+	isObject,
+	member,
+	shown,
+	type HeaderField,
+	type JsonObject,
+	type ParsedRequest
+} from './parsed-request';
 import { isoTime, type SentAt } from './sent-at';
-import { SIGNED_REQUEST_FIELD } from './shell-words';
 
-function fail(message: string): never {
-	throw new MacInputError(SIGNED_REQUEST_FIELD, message);
-}
-
-type JsonObject = Record<string, unknown>;
-
-function isObject(value: unknown): value is JsonObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Own members only: a name a paste leaves out must not be found on Object.prototype instead. */
-function member(object: JsonObject, name: string): unknown {
-	return Object.prototype.hasOwnProperty.call(object, name) ? object[name] : undefined;
-}
-
-/** A value quoted for a message: short, so that a hostile HAR cannot flood the page. */
-function quoted(text: string, max = 80): string {
-	return JSON.stringify(text.length > max ? `${text.slice(0, max)}…` : text);
-}
+/** A value quoted for a message, a little longer than elsewhere: a URL or a path. */
+const quoted = (text: string) => shown(text, 80);
 
 /** The well-formed `{name, value}` pairs of a HAR headers list; anything else is skipped. */
 function headersOf(request: JsonObject): HeaderField[] {

@@ -1,5 +1,5 @@
 import { isTimestamp } from '$lib/mac';
-import { formatInstant, type SentAt } from './sent-at';
+import { formatInstant, type SentAt } from '../paste/sent-at';
 
 export interface ClockCheck {
 	/** Seconds between the ts and now; negative when the ts is ahead. Null when ts is not seconds. */

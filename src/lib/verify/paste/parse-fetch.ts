@@ -1,31 +1,18 @@
-import { MacInputError } from '$lib/mac';
-import type { HeaderField, ParsedRequest } from './parse-curl';
-import { SIGNED_REQUEST_FIELD } from './shell-words';
-
-function fail(message: string): never {
-	throw new MacInputError(SIGNED_REQUEST_FIELD, message);
-}
+import {
+	fail,
+	isObject,
+	member,
+	shown,
+	type HeaderField,
+	type JsonObject,
+	type ParsedRequest
+} from './parsed-request';
 
 /** `fetch(`, as devtools' "Copy as fetch" starts it; Firefox adds `await`. */
 export const FETCH_CALL = /^(?:await\s+)?fetch\s*\(/;
 
 // fetch() upper-cases these whatever case the caller wrote, so the server sees them upper-cased.
 const NORMALIZED_METHODS = new Set(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'POST', 'PUT']);
-
-type JsonObject = Record<string, unknown>;
-
-function isObject(value: unknown): value is JsonObject {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Own members only: a name a paste leaves out must not be found on Object.prototype instead. */
-function member(object: JsonObject, name: string): unknown {
-	return Object.prototype.hasOwnProperty.call(object, name) ? object[name] : undefined;
-}
-
-function shown(text: string): string {
-	return JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
-}
 
 function skipSpace(text: string, at: number): number {
 	let index = at;

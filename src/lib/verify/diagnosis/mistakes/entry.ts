@@ -1,0 +1,48 @@
+import type { WrittenTarget } from '$lib/mac';
+import type { SigningInputs } from '../signing-inputs';
+
+/** What a mistake changes. Two mistakes in one slot change the same thing, so they never pair. */
+export type Slot =
+	| 'host'
+	| 'host-port'
+	| 'port'
+	| 'path'
+	| 'query'
+	| 'uri-form'
+	| 'method'
+	| 'ending'
+	| 'line-end'
+	| 'ts'
+	| 'nonce'
+	| 'key'
+	| 'hash'
+	| 'encoding';
+
+/** The request as it really was, for titles and for the values a mistake puts in its place. */
+export interface MistakeContext {
+	scheme: 'https' | 'http';
+	/** The port as the URL writes it, '' when it shows none. */
+	explicitPort: string;
+	/** Hosts of the known deployments, lower case. */
+	knownHosts: readonly string[];
+	/** The host and URI as the URL's text writes them, when the URL is known as text. */
+	written?: WrittenTarget;
+}
+
+export interface Candidate {
+	inputs: SigningInputs;
+	title: string;
+	/** Overrides the entry's fix when this candidate needs another one. */
+	fix?: string;
+}
+
+/** One entry of the catalogue: a way of signing wrongly, and the wrong inputs it makes. */
+export interface CatalogueEntry {
+	id: string;
+	/** How often support sees it, roughly; only orders the mistakes that all reproduce the mac. */
+	prior: number;
+	slot: Slot;
+	fix: string;
+	/** The wrong inputs this mistake makes out of `inputs`; none when it would change nothing. */
+	variants(inputs: SigningInputs, context: MistakeContext): Candidate[];
+}
