@@ -5,8 +5,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { explainResponse } from '$lib/send/explain';
 import { proxyRequestUrl } from '$lib/send/proxy-url';
-import { readBody } from '$lib/service/envelope';
-import { ERROR_CODES } from '$lib/service/error-codes';
+import { readBody } from '$lib/account-api/envelope';
+import { ERROR_CODES } from '$lib/account-api/error-codes';
 import {
 	RUNS,
 	hostile,

@@ -2,8 +2,8 @@
 import { baseString, parseAuthorization, requestTarget, sign } from '../mac';
 import { MacInputError } from '../mac/errors';
 import { isTimestamp, nonce as makeNonce } from '../mac/ts-nonce';
-import { ERROR_CODES, type ErrorCode } from '../service/error-codes';
-import { wrap } from '../service/envelope';
+import { ERROR_CODES, type ErrorCode } from '../account-api/error-codes';
+import { wrap } from '../account-api/envelope';
 import { DEMO_ACCOUNTS, DEMO_USERS, vendorOf } from './accounts';
 import type { SandboxState, SandboxToken } from './state';
 import { openid, unionid } from './identifiers';
