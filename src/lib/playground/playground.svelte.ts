@@ -9,9 +9,9 @@ import {
 	isSupportedAlgorithm,
 	isTimestamp,
 	MAC_ALGORITHM,
-	nonce,
 	parseCredential,
 	pastedJson,
+	randomNonce,
 	requestTarget,
 	padTimestamp,
 	timestamp,
@@ -269,7 +269,7 @@ export class Playground {
 		this.operationOverride = 'auto';
 		this.customUrl = preset.customUrl ?? null;
 		this.fixedTs = preset.ts ?? null;
-		this.nonce = preset.nonce ?? nonce(this.nonceKind);
+		this.nonce = preset.nonce ?? randomNonce(this.nonceKind);
 		this.nonceFixed = preset.nonce !== undefined;
 	}
 
@@ -320,7 +320,7 @@ export class Playground {
 	}
 
 	newNonce(): void {
-		this.nonce = nonce(this.nonceKind);
+		this.nonce = randomNonce(this.nonceKind);
 		this.nonceFixed = false;
 	}
 
