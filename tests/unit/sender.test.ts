@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { BASE_URLS, hostsOf } from '$lib/account-api/deployments';
 import { Playground } from '$lib/playground/playground.svelte';
 import { Sandbox } from '$lib/sandbox/sandbox.svelte';
 import { explainResponse } from '$lib/send/explain';
 import { Sender } from '$lib/send/sender.svelte';
 
-const HOSTS = [new URL(__DOMESTIC_BASE_URL__).hostname, new URL(__OVERSEAS_BASE_URL__).hostname];
+const HOSTS = hostsOf(Object.values(BASE_URLS));
 
 function setup() {
 	const playground = new Playground();

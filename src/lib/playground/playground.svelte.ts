@@ -22,6 +22,7 @@ import {
 	type PastedJson,
 	type NonceKind
 } from '$lib/mac';
+import { BASE_URLS, type Region } from '$lib/account-api/deployments';
 import { LiveClock } from '$lib/ui/live-clock.svelte';
 import {
 	OPERATIONS,
@@ -33,8 +34,6 @@ import {
 } from './operation';
 import { signOutputs, type SignedOutputs } from './outputs';
 import { DEFAULT_PRESET, type Preset } from './presets';
-
-export type Region = 'domestic' | 'overseas';
 
 /** What pasting an SDK login result did. */
 export interface CredentialPasteResult {
@@ -62,11 +61,6 @@ function ignoredText(pasted: PastedJson, secret: string | undefined): string | n
 		: `Read the JSON object in the paste and ignored the text ${parts.join(', and ')}.`;
 }
 export type Shell = 'bash' | 'cmd' | 'powershell';
-
-export const DEFAULT_BASE_URLS: Record<Region, string> = {
-	domestic: __DOMESTIC_BASE_URL__,
-	overseas: __OVERSEAS_BASE_URL__
-};
 
 /** The credential fields and the application they sign for, as the user had them. */
 export interface CredentialSnapshot {
@@ -110,7 +104,7 @@ export class Playground {
 
 	// The request.
 	region = $state<Region>('domestic');
-	baseUrls = $state<Record<Region, string>>({ ...DEFAULT_BASE_URLS });
+	baseUrls = $state<Record<Region, string>>({ ...BASE_URLS });
 	clientId = $state('');
 	/** 'auto' follows the scope rule; anything else is the user's override. */
 	operationOverride = $state<Operation | 'auto'>('auto');
