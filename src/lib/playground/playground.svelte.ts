@@ -23,6 +23,7 @@ import {
 	type NonceKind
 } from '$lib/mac';
 import { BASE_URLS, type Region } from '$lib/account-api/deployments';
+import type { FieldMessage } from '$lib/ui/FieldNote.svelte';
 import { LiveClock } from '$lib/ui/live-clock.svelte';
 import {
 	OPERATIONS,
@@ -77,12 +78,6 @@ export interface ReplacedCredential {
 	/** What happened, in a sentence. */
 	message: string;
 	previous: CredentialSnapshot;
-}
-
-/** Messages keyed by the field they belong to; `blocking` ones stop the header from being built. */
-export interface FieldMessage {
-	message: string;
-	blocking: boolean;
 }
 
 function problem(compute: () => void): string | null {
@@ -181,6 +176,7 @@ export class Playground {
 	readonly lines = $derived(baseStringLines(this.baseInput));
 	readonly base = $derived(baseString(this.baseInput));
 
+	/** Messages keyed by the field they belong to; blocking ones stop the header from being built. */
 	readonly messages = $derived.by(() => {
 		const messages: Partial<Record<string, FieldMessage>> = {};
 		const add = (field: string, message: string | null, blocking = true) => {
