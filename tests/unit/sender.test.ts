@@ -110,21 +110,21 @@ describe('Sender', () => {
 	});
 });
 
-describe('Sandbox.logInAgain', () => {
+describe('Playground.logInAgain', () => {
 	it('puts a demo login in place of a credential it never issued, says so, and puts it back', async () => {
 		const { playground, sandbox } = setup();
 		playground.pasteCredential(
 			JSON.stringify({ kid: 'real-kid', mac_key: 'real-key', scopeSet: ['basic_info'] })
 		);
 		playground.clientId = 'real-client';
-		await sandbox.logInAgain(playground);
+		await playground.logInAgain(sandbox);
 		expect(playground.kid).toMatch(/^demo-kid-profile-4f1c-\d+$/);
 		expect(playground.clientId).toBe('demo-client-0001');
 		expect(sandbox.issued(playground.kid)).toBe(true);
 		expect(playground.replaced?.message).toMatch(/in place of yours \(kid real-kid\)/);
 
 		// A second login still keeps the user's own credential to put back.
-		await sandbox.logInAgain(playground);
+		await playground.logInAgain(sandbox);
 		expect(playground.replaced?.message).toMatch(/in place of yours \(kid real-kid\)/);
 		playground.putBackCredential();
 		expect([playground.kid, playground.macKey, playground.clientId]).toEqual([

@@ -23,8 +23,12 @@ import {
 	type NonceKind
 } from '$lib/mac';
 import { BASE_URLS, type Region } from '$lib/account-api/deployments';
+import { DEMO_ACCOUNTS } from '$lib/sandbox/accounts';
+import type { Sandbox } from '$lib/sandbox/sandbox.svelte';
 import type { FieldMessage } from '$lib/ui/FieldNote.svelte';
+import { FocusRequests } from '$lib/ui/focus-requests.svelte';
 import { LiveClock } from '$lib/ui/live-clock.svelte';
+import { Settled } from '$lib/ui/settled.svelte';
 import {
 	OPERATIONS,
 	operationForScopes,
@@ -121,6 +125,9 @@ export class Playground {
 	replaced = $state<ReplacedCredential | null>(null);
 	/** Which shell the curl command is shown for besides bash. */
 	shell = $state<Shell>('bash');
+
+	/** Fields and notices of the playground that an action elsewhere sends the focus to. */
+	readonly focus = new FocusRequests<'client_id' | 'credential-replaced'>();
 
 	#clock = new LiveClock();
 
@@ -245,6 +252,15 @@ export class Playground {
 				})
 	);
 
+	/**
+	 * The signature once `signed` resolves, shown while a newer one is computed; undefined until the
+	 * first is ready.
+	 */
+	readonly #signature = new Settled(() => this.signed);
+	get signature(): Outcome<SignedOutputs> | null | undefined {
+		return this.#signature.current;
+	}
+
 	load(preset: Preset): void {
 		this.replaced = null;
 		this.kid = preset.kid;
@@ -357,6 +373,16 @@ export class Playground {
 		this.clientId = credential.clientId;
 	}
 
+	/**
+	 * Signs with a new sandbox login of the demo account behind `kid` from now on, saying so and keeping
+	 * the user's credential to put back.
+	 */
+	async logInAgain(sandbox: Pick<Sandbox, 'login'>, kid: string = this.kid): Promise<void> {
+		const token = await sandbox.login(kid);
+		const label = DEMO_ACCOUNTS.find((account) => account.id === token.accountId)?.label ?? '';
+		this.useCredential(token, `a fresh login of the sandbox's ${label.toLowerCase()}`);
+	}
+
 	/** Puts back the credential a sandbox login or signing out replaced. */
 	putBackCredential(): void {
 		const previous = this.replaced?.previous;
@@ -394,6 +420,12 @@ export class Playground {
 	/** Typing a ts fixes it exactly as typed; an empty box goes back to the live clock. */
 	setTs(text: string): void {
 		this.fixedTs = text === '' ? null : text;
+	}
+
+	/** Spec §7, invalid_time: the live ts follows the server's clock, `offsetSeconds` ahead of this one. */
+	followServerClock(offsetSeconds: number): void {
+		this.clockOffsetSeconds = offsetSeconds;
+		this.setTs('');
 	}
 }
 
