@@ -31,7 +31,9 @@ test.beforeEach(async ({ page }) => {
 async function open(page: Page) {
 	await page.goto('./');
 	// The header is rendered only once the page has hydrated: typing before that would be lost.
-	await expect(page.getByTestId('authorization-header')).toBeVisible();
+	await expect(
+		page.getByRole('status', { name: 'Authorization header', exact: true })
+	).toBeVisible();
 }
 
 test.describe('a real credential sent to the sandbox', () => {
@@ -51,7 +53,9 @@ test.describe('a real credential sent to the sandbox', () => {
 		page
 	}) => {
 		await send(page).click();
-		await expect(page.getByTestId('response-status')).toHaveText('400 Bad Request');
+		await expect(page.getByRole('status', { name: 'HTTP status', exact: true })).toHaveText(
+			'400 Bad Request'
+		);
 		const notice = response(page).getByText('The sandbox never issued kid "real-kid-7f3a"');
 		await expect(notice).toBeVisible();
 		await expect(response(page)).toContainText('knows only its demo accounts');
@@ -70,8 +74,12 @@ test.describe('a real credential sent to the sandbox', () => {
 		await page
 			.getByRole('button', { name: "Re-sign with the server's time and send again" })
 			.click();
-		await expect(page.getByTestId('response-status')).toHaveText('401 Unauthorized');
-		await expect(response(page).locator('[data-code="access_denied"]')).toBeVisible();
+		await expect(page.getByRole('status', { name: 'HTTP status', exact: true })).toHaveText(
+			'401 Unauthorized'
+		);
+		await expect(
+			response(page).getByRole('region', { name: 'access_denied', exact: true })
+		).toBeVisible();
 		await expect(notice).toBeVisible();
 		// The live ts follows this machine's clock: nothing was learnt about another clock.
 		await expect(page.getByText("The live ts follows the server's clock")).toHaveCount(0);
@@ -82,7 +90,9 @@ test.describe('a real credential sent to the sandbox', () => {
 	}) => {
 		await page.getByRole('button', { name: 'Use live ts' }).click();
 		await send(page).click();
-		await expect(page.getByTestId('response-status')).toHaveText('401 Unauthorized');
+		await expect(page.getByRole('status', { name: 'HTTP status', exact: true })).toHaveText(
+			'401 Unauthorized'
+		);
 		await page.getByRole('button', { name: 'Log in again (sandbox)' }).click();
 
 		// Said where the next step is, beside Send, with the pasted credential's kid.
@@ -92,7 +102,9 @@ test.describe('a real credential sent to the sandbox', () => {
 		await expect(replaced).toBeInViewport();
 		await expect(kid(page)).toHaveValue(/^demo-kid-profile-4f1c-\d+$/);
 		await send(page).click();
-		await expect(page.getByTestId('response-status')).toHaveText('200 OK');
+		await expect(page.getByRole('status', { name: 'HTTP status', exact: true })).toHaveText(
+			'200 OK'
+		);
 
 		await page.getByRole('button', { name: 'Put back my credential' }).click();
 		await expect(kid(page)).toHaveValue('real-kid-7f3a');
@@ -104,7 +116,9 @@ test.describe('a real credential sent to the sandbox', () => {
 	test('the answer hands the request over to /verify in memory, key included', async ({ page }) => {
 		await page.getByRole('button', { name: 'Use live ts' }).click();
 		await send(page).click();
-		await expect(page.getByTestId('response-status')).toHaveText('401 Unauthorized');
+		await expect(page.getByRole('status', { name: 'HTTP status', exact: true })).toHaveText(
+			'401 Unauthorized'
+		);
 		await response(page)
 			.getByRole('link', { name: 'Check this request on the verify page' })
 			.click();
@@ -143,7 +157,9 @@ test.describe('keyboard users keep their place', () => {
 
 		await page.clock.fastForward('06:00');
 		await send(page).click();
-		await expect(page.getByTestId('response-status')).toHaveText('200 OK');
+		await expect(page.getByRole('status', { name: 'HTTP status', exact: true })).toHaveText(
+			'200 OK'
+		);
 	});
 
 	test('each radio group is one tab stop, and the arrow keys move within it', async ({ page }) => {
@@ -215,7 +231,7 @@ test.describe('only true claims', () => {
 				success: false
 			})
 		);
-		const explainer = page.locator('[data-code="invalid_time"]');
+		const explainer = page.getByRole('region', { name: 'invalid_time', exact: true });
 		await expect(explainer).toBeVisible();
 		await expect(page.getByText(/3 days 2 hours behind this machine's clock/)).toBeVisible();
 		await expect(explainer.getByText('What this page does')).toHaveCount(0);
