@@ -17,8 +17,10 @@ const config = {
 	compilerOptions: {
 		// Runes everywhere, so no component slips back into legacy reactivity.
 		runes: true,
-		// The signature comes from SubtleCrypto, which is async: `$derived(await …)` keeps the header
-		// showing the last signature until the new one is ready, with no $effect copying values around.
+		// Experimental, so its behaviour may change in a minor release: on its way out. Only /verify's
+		// three diagnosis views still read `$derived(await desk.diagnosis)`; the signing page's state
+		// class settles its own signature (ui/settled.svelte.ts keeps the last value until the new one
+		// resolves). Remove this line once desk.svelte.ts settles its diagnosis the same way.
 		experimental: { async: true }
 	},
 	kit: {

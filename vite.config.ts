@@ -1,10 +1,13 @@
 import { sveltekit } from '@sveltejs/kit/vite';
 import { svelteTesting } from '@testing-library/svelte/vite';
 import { defineConfig } from 'vitest/config';
+import { DEPLOYMENTS, type Region } from './src/lib/account-api/deployments.ts';
 
-// The known deployment's public hosts; a build for another deployment overrides them.
-const DOMESTIC_BASE_URL = process.env.PUBLIC_DOMESTIC_BASE_URL || 'https://open.tapapis.cn';
-const OVERSEAS_BASE_URL = process.env.PUBLIC_OVERSEAS_BASE_URL || 'https://open.tapapis.com';
+/** A deployment's base URL for this build: its default, unless the build's environment names another. */
+function baseUrl(region: Region): string {
+	const deployment = DEPLOYMENTS[region];
+	return process.env[deployment.baseUrlVariable] || deployment.defaultBaseUrl;
+}
 
 export default defineConfig({
 	plugins: [sveltekit()],
@@ -21,9 +24,10 @@ export default defineConfig({
 		}
 	},
 	define: {
-		// Baked in at build time: a static site has no server to ask at run time.
-		__DOMESTIC_BASE_URL__: JSON.stringify(DOMESTIC_BASE_URL),
-		__OVERSEAS_BASE_URL__: JSON.stringify(OVERSEAS_BASE_URL)
+		// Baked in at build time, read through BASE_URLS of account-api/deployments.ts: a static
+		// site has no server to ask at run time.
+		__DOMESTIC_BASE_URL__: JSON.stringify(baseUrl('domestic')),
+		__OVERSEAS_BASE_URL__: JSON.stringify(baseUrl('overseas'))
 	},
 	test: {
 		expect: { requireAssertions: true },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readBody, wrap } from '$lib/service/envelope';
+import { readBody, wrap } from '$lib/account-api/envelope';
 
 describe('readBody', () => {
 	it('reads the wrapped error the real service sends, msg included', () => {

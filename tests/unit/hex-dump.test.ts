@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hexDump } from '$lib/ui/hex-dump';
+import { hexDump } from '$lib/playground/hex-dump';
 
 describe('hexDump', () => {
 	it('shows offset, hex and printable ASCII, 16 bytes a row', () => {

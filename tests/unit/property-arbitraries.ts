@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { MacInputError, type MacHeaderParams, type Outcome } from '$lib/mac';
-import { ERROR_CODES } from '$lib/service/error-codes';
+import { ERROR_CODES } from '$lib/account-api/error-codes';
 
 export const RUNS = { numRuns: 300 };
 

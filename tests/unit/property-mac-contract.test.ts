@@ -76,7 +76,7 @@ const SYNC: Record<string, (args: unknown[]) => unknown> = {
 	writtenTarget: ([a]) => core.writtenTarget(a as string),
 	browserRewrites: ([a]) => core.browserRewrites(a as string),
 	isTimestamp: ([a]) => core.isTimestamp(a as string),
-	nonce: ([a]) => core.nonce(a as core.NonceKind),
+	randomNonce: ([a]) => core.randomNonce(a as core.NonceKind),
 	padTimestamp: ([a, b]) => core.padTimestamp(a as string, b as boolean),
 	timestamp: ([a, b]) => core.timestamp(a as number, b as { pad10?: boolean }),
 	timestampToDate: ([a]) => core.timestampToDate(a as string),

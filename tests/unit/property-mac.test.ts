@@ -1,4 +1,4 @@
-// Property tests of the protocol core's parsers (issue 6, item 4): whatever is pasted, a parser
+// Property tests of the protocol core's parsers: whatever is pasted, a parser
 // returns a well-formed result or throws the typed MacInputError, never anything else; and what the
 // core writes (a header, a shell word, a URL) reads back as it was written.
 import fc from 'fast-check';

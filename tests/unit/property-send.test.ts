@@ -1,12 +1,11 @@
-// Property tests of what reads the service's answers and the relay setting (issue 6, item 4): any
-// response body, status and Date give an explanation; any relay setting gives a URL or a
+// Property tests of what reads the service's answers and the relay setting: any response body, status and Date give an explanation; any relay setting gives a URL or a
 // MacInputError; never another exception.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { explainResponse } from '$lib/send/explain';
 import { proxyRequestUrl } from '$lib/send/proxy-url';
-import { readBody } from '$lib/service/envelope';
-import { ERROR_CODES } from '$lib/service/error-codes';
+import { readBody } from '$lib/account-api/envelope';
+import { ERROR_CODES } from '$lib/account-api/error-codes';
 import {
 	RUNS,
 	hostile,
@@ -142,12 +141,11 @@ describe('readBody (property)', () => {
 		);
 	});
 
-	// Was a bug (src/lib/service/envelope.ts, readBody): /<title[^>]*>([^<]*)<\/title>/i backtracks from
-	// every "<title" without a ">", so a body of "<title" repeated takes quadratic time: 40 000
-	// repeats (240 kB) plus "</html>" take about 4 s in Node, 10 000 repeats about 0.3 s.
-	// Not a speed goal but a hang guard: quadratic work on this input takes tens of seconds, linear
-	// work a few milliseconds, so the generous limit only trips when the page would freeze.
-	it('does not hang on "<title" × 100 000 + "</html>" (was quadratic)', () => {
+	// A page's <title> must be found in linear time: a body of "<title" without a ">", repeated, is
+	// what makes a backtracking search quadratic. Not a speed goal but a hang guard: quadratic work on
+	// this input takes tens of seconds, linear work a few milliseconds, so the generous limit only
+	// trips when the page would freeze.
+	it('does not hang on "<title" × 100 000 + "</html>"', () => {
 		const started = performance.now();
 		expect(readBody(`${'<title'.repeat(100_000)}</html>`)).toMatchObject({ kind: 'html' });
 		expect(performance.now() - started).toBeLessThan(2000);
@@ -277,28 +275,26 @@ describe('explainResponse (property)', () => {
 		);
 	});
 
-	// Was a bug (src/lib/send/explain.ts, explainResponse): FIELD_MEANINGS[name] reads inherited
-	// properties, so a success body {"__proto__":1,"constructor":2} gets meaning = Object.prototype
-	// and meaning = the Object function instead of a string ("Not a field of spec §2." expected).
-	it('fixed, stays fixed: explainResponse: a field named "constructor" or "__proto__" gets a non-string meaning', () => {
+	// A field named like a property every object inherits is not a field of spec §2, and is said to
+	// be one in words like any other unknown field.
+	it('explainResponse: a field named "constructor", "__proto__" or "toString" gets a meaning in words', () => {
 		const explanation = explainResponse({ body: '{"__proto__":1,"constructor":2,"toString":3}' });
 		expect(explanation.kind).toBe('success');
 		if (explanation.kind === 'success')
 			for (const field of explanation.fields) expect(typeof field.meaning).toBe('string');
 	});
 
-	// Was a bug (src/lib/send/explain.ts, explainResponse): JSON.stringify of each field's value recurses,
-	// so a success body whose field is nested 20 000 deep throws RangeError (Maximum call stack size
-	// exceeded) out of explainResponse; readBody itself reads the body fine (JSON.parse does not recurse).
-	it('fixed, stays fixed: explainResponse: a field value nested 20 000 deep throws RangeError', () => {
+	// JSON.parse reads a value nested 20 000 deep; whatever then writes it out must not recurse that
+	// deep and overflow the stack.
+	it('explainResponse: a field value nested 20 000 deep is explained', () => {
 		expect(readBody(deepBody(20_000, '[')).kind).toBe('data');
 		expect(explainResponse({ status: 200, body: deepBody(20_000, '[') }).kind).toBe('success');
 	});
 
-	// Was a bug (src/lib/send/explain.ts, explainResponse/serverTimeMs): a body's `now` too large for a
-	// date (1e306 or 1e999, i.e. Infinity) gives clockOffsetSeconds = Infinity, which the page offers
-	// as "re-sign with the server's time" (ts becomes "Infinity"); null (time unknown) was meant.
-	it('fixed, stays fixed: explainResponse: "now": 1e999 in an invalid_time body gives an Infinity clock offset', () => {
+	// A `now` too large for a date (1e306, or 1e999, which JSON.parse reads as Infinity) tells nothing
+	// of the server's clock: the offset is unknown (null), so the page offers no re-signing with a ts
+	// of "Infinity".
+	it('explainResponse: "now": 1e999 in an invalid_time body gives no infinite clock offset', () => {
 		const explanation = explainResponse({
 			status: 400,
 			body: '{"data":{"error":"invalid_time"},"now":1e999,"success":false}',
@@ -375,11 +371,9 @@ describe('proxyRequestUrl (property)', () => {
 		);
 	});
 
-	// Was a bug (src/lib/send/proxy-url.ts, proxyRequestUrl): encodeURIComponent throws URIError ("URI
-	// malformed") on a lone surrogate, so proxyRequestUrl('http://127.0.0.1:8787/{url}',
-	// 'https://a/\ud800') throws URIError instead of a MacInputError; sender.svelte.ts calls it inside
-	// attempt(), which rethrows anything but a MacInputError.
-	it('fixed, stays fixed: proxyRequestUrl: a lone surrogate in the upstream URL throws URIError', () => {
+	// encodeURIComponent throws URIError on a lone surrogate; the relay setting must still fail only
+	// with a MacInputError, the one error attempt() turns into a message at the field.
+	it('proxyRequestUrl: a lone surrogate in the upstream URL gives a URL or a MacInputError', () => {
 		const result = outcome(() =>
 			proxyRequestUrl('http://127.0.0.1:8787/{url}', 'https://a/\ud800')
 		);

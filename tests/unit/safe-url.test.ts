@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { httpUrl } from '$lib/ui/safe-url';
+import { httpUrl } from '$lib/send/safe-url';
 
 describe('httpUrl', () => {
 	it('accepts http and https URLs', () => {

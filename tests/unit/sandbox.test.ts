@@ -1,11 +1,12 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { DEPLOYMENT_HOSTS } from '$lib/account-api/deployments';
 import { authorizationHeader, baseString, requestTarget, sign } from '$lib/mac';
 import { DEMO_ACCOUNTS } from '$lib/sandbox/accounts';
 import { openid, unionid } from '$lib/sandbox/identifiers';
 import { initialSandboxState, SandboxService, SandboxUnreachable } from '$lib/sandbox/service';
 
 const NOW = 1_800_000_000_000;
-const HOSTS = ['open.tapapis.cn', 'open.tapapis.com'];
+const HOSTS = DEPLOYMENT_HOSTS;
 const [profileAccount, basicAccount] = DEMO_ACCOUNTS as [
 	(typeof DEMO_ACCOUNTS)[0],
 	(typeof DEMO_ACCOUNTS)[0]

@@ -1,10 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { BASE_URLS, hostsOf } from '$lib/account-api/deployments';
 import { Playground } from '$lib/playground/playground.svelte';
 import { Sandbox } from '$lib/sandbox/sandbox.svelte';
 import { explainResponse } from '$lib/send/explain';
-import { Sender } from '$lib/send/sender.svelte';
+import { MAX_ATTEMPTS, RETRY_DELAY_MS, Sender } from '$lib/send/sender.svelte';
 
-const HOSTS = [new URL(__DOMESTIC_BASE_URL__).hostname, new URL(__OVERSEAS_BASE_URL__).hostname];
+const HOSTS = hostsOf(Object.values(BASE_URLS));
 
 function setup() {
 	const playground = new Playground();
@@ -109,21 +110,139 @@ describe('Sender', () => {
 	});
 });
 
-describe('Sandbox.logInAgain', () => {
+/** The waits between attempts, taken at once: the test sees how long each would have been. */
+function skipWaits(): number[] {
+	const waits: number[] = [];
+	vi.spyOn(globalThis, 'setTimeout').mockImplementation(((done: () => void, ms?: number) => {
+		waits.push(ms ?? 0);
+		queueMicrotask(done);
+		return 0;
+	}) as typeof setTimeout);
+	return waits;
+}
+
+describe('Sender: server_error and retries', () => {
+	afterEach(() => {
+		vi.restoreAllMocks();
+	});
+
+	it('tries 3 times in all after server_error, waiting longer each time, then gives up', async () => {
+		const { sandbox, sender } = setup();
+		const waits = skipWaits();
+		sandbox.state.failNext = 5;
+		await sender.send();
+		expect(MAX_ATTEMPTS).toBe(3);
+		expect(sender.attempts.map((attempt) => attempt.serverError)).toEqual([true, true, true]);
+		expect(sandbox.state.failNext).toBe(2);
+		expect(waits).toEqual([RETRY_DELAY_MS, 2 * RETRY_DELAY_MS]);
+		expect(sender.gaveUp).toBe(true);
+		expect(sender.result?.explanation).toMatchObject({ kind: 'error', code: 'server_error' });
+	});
+
+	it('stops retrying at the first answer that is not server_error', async () => {
+		const { sandbox, sender } = setup();
+		skipWaits();
+		sandbox.state.failNext = 1;
+		await sender.send();
+		expect(sender.attempts.map((attempt) => attempt.serverError)).toEqual([true, false]);
+		expect(sender.gaveUp).toBe(false);
+		expect(sender.result?.outcome).toMatchObject({ status: 200 });
+	});
+
+	it('starts counting again at each Send', async () => {
+		const { sandbox, sender } = setup();
+		skipWaits();
+		sandbox.state.failNext = 3;
+		await sender.send();
+		expect(sender.gaveUp).toBe(true);
+		await sender.send();
+		expect(sender.attempts).toHaveLength(1);
+		expect(sender.gaveUp).toBe(false);
+	});
+});
+
+describe('Sender: requests not to resubmit', () => {
+	it('will not send again a request answered forbidden, until the request changes', async () => {
+		const { playground, sandbox, sender } = setup();
+		const basic = sandbox.state.tokens.find((token) => token.accountId === 'demo-basic')!;
+		playground.useCredential(basic, 'the basic account');
+		playground.operationOverride = 'profile';
+		await sender.send();
+		expect(sender.result?.explanation).toMatchObject({ kind: 'error', code: 'forbidden' });
+		expect(sender.cannotSend).toMatch(/answered forbidden to this exact request/);
+
+		const before = sender.result;
+		await sender.send();
+		expect(sender.result).toBe(before);
+		expect(sender.attempts).toHaveLength(1);
+
+		playground.operationOverride = 'basic-info';
+		expect(sender.cannotSend).toBeNull();
+		await sender.send();
+		expect(sender.result?.outcome).toMatchObject({ status: 200 });
+	});
+
+	it('will not send again a request answered not_found, but sends it with another kid', async () => {
+		const { playground, sender } = setup();
+		playground.customUrl = `${BASE_URLS.domestic}/account/nothing/v1?client_id=demo-client-0001`;
+		await sender.send();
+		expect(sender.result?.explanation).toMatchObject({ kind: 'error', code: 'not_found' });
+		expect(sender.cannotSend).toMatch(/answered not_found/);
+		await sender.send();
+		expect(sender.attempts).toHaveLength(1);
+
+		playground.kid = 'another-kid';
+		expect(sender.cannotSend).toBeNull();
+	});
+
+	it('sends again after other errors', async () => {
+		const { playground, sender } = setup();
+		playground.clientId = 'wrong';
+		await sender.send();
+		expect(sender.result?.explanation).toMatchObject({ kind: 'error', code: 'invalid_client' });
+		expect(sender.cannotSend).toBeNull();
+	});
+});
+
+describe('Sender: actions on the answer', () => {
+	it("re-signs with the server's time: the live ts follows the server's clock, and it sends", async () => {
+		const { playground, sandbox, sender } = setup();
+		sandbox.state.clockSkewSeconds = 1000;
+		await sender.send();
+		expect(sender.result?.explanation).toMatchObject({ kind: 'error', code: 'invalid_time' });
+		const explanation = sender.result?.explanation;
+		const offset = explanation?.kind === 'error' ? explanation.clockOffsetSeconds : null;
+		expect(offset).toBeGreaterThan(990);
+
+		playground.setTs('1700000000');
+		await sender.resignWithServerTime(offset ?? 0);
+		expect(playground.fixedTs).toBeNull();
+		expect(playground.clockOffsetSeconds).toBe(offset);
+		expect(sender.result?.outcome).toMatchObject({ status: 200 });
+	});
+
+	it('switches to a relay', () => {
+		const { sender } = setup();
+		sender.useRelay();
+		expect(sender.target).toBe('proxy');
+	});
+});
+
+describe('Playground.logInAgain', () => {
 	it('puts a demo login in place of a credential it never issued, says so, and puts it back', async () => {
 		const { playground, sandbox } = setup();
 		playground.pasteCredential(
 			JSON.stringify({ kid: 'real-kid', mac_key: 'real-key', scopeSet: ['basic_info'] })
 		);
 		playground.clientId = 'real-client';
-		await sandbox.logInAgain(playground);
+		await playground.logInAgain(sandbox);
 		expect(playground.kid).toMatch(/^demo-kid-profile-4f1c-\d+$/);
 		expect(playground.clientId).toBe('demo-client-0001');
 		expect(sandbox.issued(playground.kid)).toBe(true);
 		expect(playground.replaced?.message).toMatch(/in place of yours \(kid real-kid\)/);
 
 		// A second login still keeps the user's own credential to put back.
-		await sandbox.logInAgain(playground);
+		await playground.logInAgain(sandbox);
 		expect(playground.replaced?.message).toMatch(/in place of yours \(kid real-kid\)/);
 		playground.putBackCredential();
 		expect([playground.kid, playground.macKey, playground.clientId]).toEqual([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isTimestamp, nonce, padTimestamp, timestamp, timestampToDate } from '$lib/mac';
+import { isTimestamp, padTimestamp, randomNonce, timestamp, timestampToDate } from '$lib/mac';
 
 describe('timestamp', () => {
 	it('is whole seconds, rounded down', () => {
@@ -19,19 +19,19 @@ describe('timestamp', () => {
 	});
 });
 
-describe('nonce', () => {
+describe('randomNonce', () => {
 	it('is 16 random bytes in Base64 by default', () => {
-		const value = nonce();
+		const value = randomNonce();
 		expect(value).toMatch(/^[A-Za-z0-9+/]{22}==$/);
 		expect(atob(value)).toHaveLength(16);
 	});
 
 	it('is 16 ASCII letters when asked', () => {
-		expect(nonce('letters')).toMatch(/^[A-Za-z]{16}$/);
+		expect(randomNonce('letters')).toMatch(/^[A-Za-z]{16}$/);
 	});
 
 	it('differs between calls', () => {
-		const seen = new Set(Array.from({ length: 50 }, () => nonce('letters')));
+		const seen = new Set(Array.from({ length: 50 }, () => randomNonce('letters')));
 		expect(seen.size).toBe(50);
 	});
 });

@@ -29,8 +29,8 @@ export {
 } from './request-target';
 export {
 	isTimestamp,
-	nonce,
 	padTimestamp,
+	randomNonce,
 	timestamp,
 	timestampToDate,
 	type NonceKind

@@ -36,7 +36,7 @@ export type NonceKind = 'base64' | 'letters';
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 /** A fresh nonce the way the samples make one: 16 random bytes in Base64, or 16 random ASCII letters. */
-export function nonce(kind: NonceKind = 'base64'): string {
+export function randomNonce(kind: NonceKind = 'base64'): string {
 	if (kind !== 'base64' && kind !== 'letters')
 		throw new MacInputError('nonce', 'A nonce is drawn as base64 or letters.');
 	const bytes = crypto.getRandomValues(new Uint8Array(16));

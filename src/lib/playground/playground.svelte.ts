@@ -9,9 +9,9 @@ import {
 	isSupportedAlgorithm,
 	isTimestamp,
 	MAC_ALGORITHM,
-	nonce,
 	parseCredential,
 	pastedJson,
+	randomNonce,
 	requestTarget,
 	padTimestamp,
 	timestamp,
@@ -22,7 +22,13 @@ import {
 	type PastedJson,
 	type NonceKind
 } from '$lib/mac';
+import { BASE_URLS, type Region } from '$lib/account-api/deployments';
+import { DEMO_ACCOUNTS } from '$lib/sandbox/accounts';
+import type { Sandbox } from '$lib/sandbox/sandbox.svelte';
+import type { FieldMessage } from '$lib/ui/FieldNote.svelte';
+import { FocusRequests } from '$lib/ui/focus-requests.svelte';
 import { LiveClock } from '$lib/ui/live-clock.svelte';
+import { Settled } from '$lib/ui/settled.svelte';
 import {
 	OPERATIONS,
 	operationForScopes,
@@ -33,8 +39,6 @@ import {
 } from './operation';
 import { signOutputs, type SignedOutputs } from './outputs';
 import { DEFAULT_PRESET, type Preset } from './presets';
-
-export type Region = 'domestic' | 'overseas';
 
 /** What pasting an SDK login result did. */
 export interface CredentialPasteResult {
@@ -63,11 +67,6 @@ function ignoredText(pasted: PastedJson, secret: string | undefined): string | n
 }
 export type Shell = 'bash' | 'cmd' | 'powershell';
 
-export const DEFAULT_BASE_URLS: Record<Region, string> = {
-	domestic: __DOMESTIC_BASE_URL__,
-	overseas: __OVERSEAS_BASE_URL__
-};
-
 /** The credential fields and the application they sign for, as the user had them. */
 export interface CredentialSnapshot {
 	kid: string;
@@ -83,12 +82,6 @@ export interface ReplacedCredential {
 	/** What happened, in a sentence. */
 	message: string;
 	previous: CredentialSnapshot;
-}
-
-/** Messages keyed by the field they belong to; `blocking` ones stop the header from being built. */
-export interface FieldMessage {
-	message: string;
-	blocking: boolean;
 }
 
 function problem(compute: () => void): string | null {
@@ -110,7 +103,7 @@ export class Playground {
 
 	// The request.
 	region = $state<Region>('domestic');
-	baseUrls = $state<Record<Region, string>>({ ...DEFAULT_BASE_URLS });
+	baseUrls = $state<Record<Region, string>>({ ...BASE_URLS });
 	clientId = $state('');
 	/** 'auto' follows the scope rule; anything else is the user's override. */
 	operationOverride = $state<Operation | 'auto'>('auto');
@@ -132,6 +125,9 @@ export class Playground {
 	replaced = $state<ReplacedCredential | null>(null);
 	/** Which shell the curl command is shown for besides bash. */
 	shell = $state<Shell>('bash');
+
+	/** Fields and notices of the playground that an action elsewhere sends the focus to. */
+	readonly focus = new FocusRequests<'client_id' | 'credential-replaced'>();
 
 	#clock = new LiveClock();
 
@@ -187,6 +183,7 @@ export class Playground {
 	readonly lines = $derived(baseStringLines(this.baseInput));
 	readonly base = $derived(baseString(this.baseInput));
 
+	/** Messages keyed by the field they belong to; blocking ones stop the header from being built. */
 	readonly messages = $derived.by(() => {
 		const messages: Partial<Record<string, FieldMessage>> = {};
 		const add = (field: string, message: string | null, blocking = true) => {
@@ -255,6 +252,15 @@ export class Playground {
 				})
 	);
 
+	/**
+	 * The signature once `signed` resolves, shown while a newer one is computed; undefined until the
+	 * first is ready.
+	 */
+	readonly #signature = new Settled(() => this.signed);
+	get signature(): Outcome<SignedOutputs> | null | undefined {
+		return this.#signature.current;
+	}
+
 	load(preset: Preset): void {
 		this.replaced = null;
 		this.kid = preset.kid;
@@ -269,7 +275,7 @@ export class Playground {
 		this.operationOverride = 'auto';
 		this.customUrl = preset.customUrl ?? null;
 		this.fixedTs = preset.ts ?? null;
-		this.nonce = preset.nonce ?? nonce(this.nonceKind);
+		this.nonce = preset.nonce ?? randomNonce(this.nonceKind);
 		this.nonceFixed = preset.nonce !== undefined;
 	}
 
@@ -320,7 +326,7 @@ export class Playground {
 	}
 
 	newNonce(): void {
-		this.nonce = nonce(this.nonceKind);
+		this.nonce = randomNonce(this.nonceKind);
 		this.nonceFixed = false;
 	}
 
@@ -367,6 +373,16 @@ export class Playground {
 		this.clientId = credential.clientId;
 	}
 
+	/**
+	 * Signs with a new sandbox login of the demo account behind `kid` from now on, saying so and keeping
+	 * the user's credential to put back.
+	 */
+	async logInAgain(sandbox: Pick<Sandbox, 'login'>, kid: string = this.kid): Promise<void> {
+		const token = await sandbox.login(kid);
+		const label = DEMO_ACCOUNTS.find((account) => account.id === token.accountId)?.label ?? '';
+		this.useCredential(token, `a fresh login of the sandbox's ${label.toLowerCase()}`);
+	}
+
 	/** Puts back the credential a sandbox login or signing out replaced. */
 	putBackCredential(): void {
 		const previous = this.replaced?.previous;
@@ -404,6 +420,12 @@ export class Playground {
 	/** Typing a ts fixes it exactly as typed; an empty box goes back to the live clock. */
 	setTs(text: string): void {
 		this.fixedTs = text === '' ? null : text;
+	}
+
+	/** Spec §7, invalid_time: the live ts follows the server's clock, `offsetSeconds` ahead of this one. */
+	followServerClock(offsetSeconds: number): void {
+		this.clockOffsetSeconds = offsetSeconds;
+		this.setTs('');
 	}
 }
 

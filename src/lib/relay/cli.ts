@@ -1,5 +1,5 @@
 import { initialSandboxState, SandboxService, SandboxUnreachable } from '../sandbox/service';
-import { wrap } from '../service/envelope';
+import { wrap } from '../account-api/envelope';
 import { createRelayCore, DEFAULT_ALLOWED_ORIGINS, DEFAULT_UPSTREAM_HOSTS } from './handler';
 import { coarseTimers, nodeUpstream, resolveHost, serve, serveRelay, type Refusal } from './node';
 import { RELAY_ERRORS } from './protocol';

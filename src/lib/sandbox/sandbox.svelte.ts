@@ -1,6 +1,5 @@
 import { createContext } from 'svelte';
 import { DEMO_ACCOUNTS } from './accounts';
-import type { Playground } from '../playground/playground.svelte';
 import type { SandboxService } from './service';
 import { initialSandboxState, type SandboxToken } from './state';
 
@@ -33,20 +32,12 @@ export class Sandbox {
 		(await this.service()).invalidate(kid, reason);
 	}
 
-	/** A new login of the demo account behind `kid`: a fresh credential, as the SDK hands out. */
+	/**
+	 * A new login of the demo account behind `kid`: a fresh credential, as the SDK hands out. A kid the
+	 * sandbox never issued gets its first demo account, which is nobody's real login.
+	 */
 	async login(kid: string): Promise<SandboxToken> {
 		return (await this.service()).login(this.accountFor(kid));
-	}
-
-	/**
-	 * A new login of the demo account behind `kid`, signed with from now on. The playground says so and
-	 * keeps the credential it replaces to put back: a kid the sandbox never issued gets its first
-	 * demo account, which is nobody's real login.
-	 */
-	async logInAgain(playground: Playground, kid: string = playground.kid): Promise<void> {
-		const token = await this.login(kid);
-		const label = DEMO_ACCOUNTS.find((account) => account.id === token.accountId)?.label ?? '';
-		playground.useCredential(token, `a fresh login of the sandbox's ${label.toLowerCase()}`);
 	}
 
 	/** Whether the sandbox issued this kid (a demo account's, or one of its logins). */

@@ -1,9 +1,9 @@
 // Relative imports, not $lib: this file also runs under plain Node in the relay's --sandbox mode.
 import { baseString, parseAuthorization, requestTarget, sign } from '../mac';
 import { MacInputError } from '../mac/errors';
-import { isTimestamp, nonce as makeNonce } from '../mac/ts-nonce';
-import { ERROR_CODES, type ErrorCode } from '../service/error-codes';
-import { wrap } from '../service/envelope';
+import { isTimestamp, randomNonce as makeNonce } from '../mac/ts-nonce';
+import { ERROR_CODES, type ErrorCode } from '../account-api/error-codes';
+import { wrap } from '../account-api/envelope';
 import { DEMO_ACCOUNTS, DEMO_USERS, vendorOf } from './accounts';
 import type { SandboxState, SandboxToken } from './state';
 import { openid, unionid } from './identifiers';

@@ -1,6 +1,11 @@
-import { ERROR_CODES, FIELD_MEANINGS, isErrorCode, type ErrorCode } from '../service/error-codes';
+import {
+	ERROR_CODES,
+	FIELD_MEANINGS,
+	isErrorCode,
+	type ErrorCode
+} from '../account-api/error-codes';
 import { isTimestamp } from '../mac/ts-nonce';
-import { readBody, type ErrorObject } from '../service/envelope';
+import { readBody, type ErrorObject } from '../account-api/envelope';
 
 export interface FieldExplanation {
 	name: string;

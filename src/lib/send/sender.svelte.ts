@@ -2,6 +2,7 @@ import { createContext } from 'svelte';
 import { attempt, type Outcome } from '../mac/errors';
 import type { Playground } from '../playground/playground.svelte';
 import type { Sandbox } from '../sandbox/sandbox.svelte';
+import { FocusRequests } from '../ui/focus-requests.svelte';
 import type { Explanation } from './explain';
 import { proxyRequestUrl } from './proxy-url';
 import type { SendOutcome, Target } from './send';
@@ -51,26 +52,18 @@ export class Sender {
 	proxySetting = $state('http://127.0.0.1:8787/');
 	omitAuthorization = $state(false);
 	busy = $state(false);
-	result = $state<SendResult | null>(null);
+	result = $state.raw<SendResult | null>(null);
 	attempts = $state<Attempt[]>([]);
 	/** Set when server_error came back on every allowed attempt. */
 	gaveUp = $state(false);
 	/** A request the service said not to resubmit (forbidden, not_found). */
 	refused = $state<{ key: string; code: string } | null>(null);
+	/** Fields of the Send panel that an action elsewhere sends the focus to. */
+	readonly focus = new FocusRequests<'relay-address'>();
 
-	readonly upstreamUrl: string | null;
-	readonly proxyUrl: Outcome<string> | null;
-	readonly requestUrl: string | null;
-	readonly requestKey: string;
-	readonly isRefused: boolean;
-	/** Whether the answer on screen came from the target chosen now. */
-	readonly resultIsCurrent: boolean;
-	/** Why Send is unavailable right now, or null. */
-	readonly cannotSend: string | null;
-
-	private readonly playground: Playground;
-	private readonly sandbox: Sandbox;
-	private readonly storage: Pick<Storage, 'getItem' | 'setItem'> | null;
+	readonly #playground: Playground;
+	readonly #sandbox: Sandbox;
+	readonly #storage: Pick<Storage, 'getItem' | 'setItem'> | null;
 	/** Set when a send put a new answer on screen, until the answer takes the focus. */
 	#answerAwaitsFocus = false;
 
@@ -79,46 +72,61 @@ export class Sender {
 		sandbox: Sandbox,
 		storage: Pick<Storage, 'getItem' | 'setItem'> | null = null
 	) {
-		this.playground = playground;
-		this.sandbox = sandbox;
-		this.storage = storage;
+		this.#playground = playground;
+		this.#sandbox = sandbox;
+		this.#storage = storage;
 		this.proxySetting = storage?.getItem(PROXY_SETTING_KEY) ?? this.proxySetting;
-		this.upstreamUrl = $derived(
-			this.playground.target.ok ? this.playground.target.value.href : null
-		);
-		this.proxyUrl = $derived(
-			this.upstreamUrl === null
-				? null
-				: attempt(() => proxyRequestUrl(this.proxySetting, this.upstreamUrl ?? ''))
-		);
-		this.requestUrl = $derived(
-			this.target !== 'proxy' ? this.upstreamUrl : this.proxyUrl?.ok ? this.proxyUrl.value : null
-		);
-		this.requestKey = $derived(`${this.upstreamUrl}\n${this.playground.kid}`);
-		this.isRefused = $derived(this.refused?.key === this.requestKey);
-		this.resultIsCurrent = $derived(this.result?.target === this.target);
-
-		this.cannotSend = $derived.by(() => {
-			if (this.playground.blockingFields.length > 0)
-				return `Fix ${this.playground.blockingFields.join(', ')} first.`;
-			if (this.target === 'proxy' && this.proxyUrl && !this.proxyUrl.ok)
-				return this.proxyUrl.error.message;
-			if (this.isRefused) {
-				return `The service answered ${this.refused?.code} to this exact request, and spec §7 says not to send it again. Change the request to send.`;
-			}
-			return null;
-		});
 	}
+
+	// .by: the playground is set in the constructor, after the fields are made.
+	readonly upstreamUrl: string | null = $derived.by(() =>
+		this.#playground.target.ok ? this.#playground.target.value.href : null
+	);
+	readonly proxyUrl: Outcome<string> | null = $derived(
+		this.upstreamUrl === null
+			? null
+			: attempt(() => proxyRequestUrl(this.proxySetting, this.upstreamUrl ?? ''))
+	);
+	readonly requestUrl: string | null = $derived(
+		this.target !== 'proxy' ? this.upstreamUrl : this.proxyUrl?.ok ? this.proxyUrl.value : null
+	);
+	readonly requestKey = $derived.by(() => `${this.upstreamUrl}\n${this.#playground.kid}`);
+	readonly isRefused = $derived(this.refused?.key === this.requestKey);
+	/** Whether the answer on screen came from the target chosen now. */
+	readonly resultIsCurrent = $derived(this.result?.target === this.target);
+	/** Why Send is unavailable right now, or null. */
+	readonly cannotSend: string | null = $derived.by(() => {
+		if (this.#playground.blockingFields.length > 0)
+			return `Fix ${this.#playground.blockingFields.join(', ')} first.`;
+		if (this.target === 'proxy' && this.proxyUrl && !this.proxyUrl.ok)
+			return this.proxyUrl.error.message;
+		if (this.isRefused) {
+			return `The service answered ${this.refused?.code} to this exact request, and spec §7 says not to send it again. Change the request to send.`;
+		}
+		return null;
+	});
 
 	/** The relay address is not a secret: it is remembered on this device. */
 	setProxySetting(text: string): void {
 		this.proxySetting = text;
-		this.storage?.setItem(PROXY_SETTING_KEY, text);
+		this.#storage?.setItem(PROXY_SETTING_KEY, text);
 	}
 
 	/** Sends to the sandbox, whatever target was chosen before. */
 	sendToSandbox(): Promise<void> {
 		this.target = 'sandbox';
+		return this.send();
+	}
+
+	/** Switches to the Proxy target and takes the user to the relay's address. */
+	useRelay(): void {
+		this.target = 'proxy';
+		this.focus.request('relay-address');
+	}
+
+	/** Spec §7, invalid_time: re-signs with the server's time and sends again. */
+	resignWithServerTime(offsetSeconds: number): Promise<void> {
+		this.#playground.followServerClock(offsetSeconds);
 		return this.send();
 	}
 
@@ -142,7 +150,7 @@ export class Sender {
 			for (let number = 1; number <= MAX_ATTEMPTS; number++) {
 				if (number > 1)
 					await new Promise((done) => setTimeout(done, RETRY_DELAY_MS * (number - 1)));
-				const result = await this.sendOnce();
+				const result = await this.#sendOnce();
 				if (!result) return;
 				this.result = result;
 				const serverError =
@@ -170,18 +178,18 @@ export class Sender {
 	}
 
 	/** One request with a fresh nonce (unless the user typed one) and the ts of this moment. */
-	private async sendOnce(): Promise<SendResult | null> {
-		if (!this.playground.nonceFixed) this.playground.newNonce();
+	async #sendOnce(): Promise<SendResult | null> {
+		if (!this.#playground.nonceFixed) this.#playground.newNonce();
 		// What is signed, read together with the signature it gives.
-		const kid = this.playground.kid;
-		const ts = this.playground.ts;
-		const macKey = this.playground.macKey;
-		const signed = await this.playground.signed;
+		const kid = this.#playground.kid;
+		const ts = this.#playground.ts;
+		const macKey = this.#playground.macKey;
+		const signed = await this.#playground.signed;
 		const upstreamUrl = this.upstreamUrl;
 		const requestUrl = this.requestUrl;
 		if (!signed?.ok || upstreamUrl === null || requestUrl === null) return null;
 		const authorization = this.omitAuthorization ? null : signed.value.header;
-		const kidUnknownToSandbox = this.target === 'sandbox' && !this.sandbox.issued(kid);
+		const kidUnknownToSandbox = this.target === 'sandbox' && !this.#sandbox.issued(kid);
 		// Sending and explaining are loaded on the first Send, not with the page.
 		const [{ sendRequest }, { explainResponse }] = await Promise.all([
 			import('./send'),
@@ -192,7 +200,7 @@ export class Sender {
 			target: this.target,
 			requestUrl,
 			authorization,
-			sandbox: (request) => this.sandbox.handle(request)
+			sandbox: (request) => this.#sandbox.handle(request)
 		});
 		const explanation =
 			outcome.kind === 'response' && outcome.relayError === null

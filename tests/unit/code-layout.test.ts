@@ -1,0 +1,96 @@
+// The shape of src/lib that lets the next engineer find their way: dependencies between its folders
+// go one way, no folder is a heap of files, no module is too long to read.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const LIB = resolve(import.meta.dirname, '../../src/lib');
+const MAX_FILES_PER_FOLDER = 16;
+const MAX_LINES = 500;
+// Being split into subfolders; the size rules apply once that lands.
+const NOT_YET_SPLIT = new Set(['verify']);
+
+function filesUnder(dir: string): string[] {
+	return readdirSync(dir).flatMap((name) => {
+		const path = join(dir, name);
+		return statSync(path).isDirectory() ? filesUnder(path) : [path];
+	});
+}
+
+const sources = filesUnder(LIB).filter((path) => /\.(ts|js|svelte)$/.test(path));
+const folders = readdirSync(LIB).filter((name) => statSync(join(LIB, name)).isDirectory());
+
+/** The top folder of src/lib a path is in, or null for a file directly in src/lib. */
+function folderOf(path: string): string | null {
+	const parts = relative(LIB, path).split('/');
+	if (parts.length > 1) return parts[0] ?? null;
+	return existsSync(path) && statSync(path).isDirectory() ? (parts[0] ?? null) : null;
+}
+
+/** folder → folders it imports from, each with the files that import. */
+function folderImports(): Map<string, Map<string, string[]>> {
+	const graph = new Map<string, Map<string, string[]>>();
+	for (const file of sources) {
+		const from = folderOf(file);
+		if (from === null) continue;
+		const text = readFileSync(file, 'utf8');
+		for (const [, spec = ''] of text.matchAll(
+			/(?:from\s+|import\s*\(\s*|import\s+)['"]([^'"]+)['"]/g
+		)) {
+			const target = spec.startsWith('$lib/')
+				? join(LIB, spec.slice('$lib/'.length))
+				: spec.startsWith('.')
+					? resolve(dirname(file), spec)
+					: null;
+			if (target === null || !target.startsWith(LIB)) continue;
+			const to = folderOf(target);
+			if (to === null || to === from) continue;
+			const edges = graph.get(from) ?? new Map<string, string[]>();
+			edges.set(to, [...(edges.get(to) ?? []), relative(LIB, file)]);
+			graph.set(from, edges);
+		}
+	}
+	return graph;
+}
+
+/** Every chain of imports that comes back to the folder it started from. */
+function cycles(graph: Map<string, Map<string, string[]>>): string[] {
+	const found: string[] = [];
+	const walk = (path: string[]) => {
+		for (const next of graph.get(path.at(-1) ?? '')?.keys() ?? []) {
+			if (next === path[0]) found.push([...path, next].join(' → '));
+			else if (!path.includes(next) && next > (path[0] ?? '')) walk([...path, next]);
+		}
+	};
+	for (const folder of graph.keys()) walk([folder]);
+	return found;
+}
+
+describe('the layout of src/lib', () => {
+	it('has no two folders that import each other, directly or through others', () => {
+		const graph = folderImports();
+		expect(graph.get('playground')?.has('ui')).toBe(true);
+		expect(cycles(graph)).toEqual([]);
+	});
+
+	it(`has no folder with more than ${MAX_FILES_PER_FOLDER} files directly in it`, () => {
+		const crowded = folders
+			.filter((folder) => !NOT_YET_SPLIT.has(folder))
+			.map((folder) => {
+				const files = readdirSync(join(LIB, folder)).filter((name) =>
+					statSync(join(LIB, folder, name)).isFile()
+				);
+				return `${folder}: ${files.length}`;
+			})
+			.filter((entry) => Number(entry.split(': ')[1]) > MAX_FILES_PER_FOLDER);
+		expect(crowded).toEqual([]);
+	});
+
+	it(`has no module over ${MAX_LINES} lines`, () => {
+		const long = sources
+			.filter((file) => !NOT_YET_SPLIT.has(folderOf(file) ?? ''))
+			.map((file) => `${relative(LIB, file)}: ${readFileSync(file, 'utf8').split('\n').length}`)
+			.filter((entry) => Number(entry.split(': ')[1]) > MAX_LINES);
+		expect(long).toEqual([]);
+	});
+});
