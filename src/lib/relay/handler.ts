@@ -1,18 +1,11 @@
+import { DEPLOYMENT_HOSTS } from '../account-api/deployments';
 import { isIpLiteral, isPublicAddress } from './ip';
+import { DEFAULT_ALLOWED_ORIGINS, originAllowed } from './origins';
 import { RELAY_ERROR_HEADER, RELAY_ERRORS, type RelayErrorCode } from './protocol';
 import { splitHttpUrl, type HttpTarget } from './url';
 
 /** The service's two deployments: the only upstreams allowed unless the operator adds more. */
-export const DEFAULT_UPSTREAM_HOSTS = ['open.tapapis.cn', 'open.tapapis.com'];
-
-/** Local development and preview servers, and GitHub Pages sites. */
-export const DEFAULT_ALLOWED_ORIGINS = [
-	'http://localhost:5173',
-	'http://127.0.0.1:5173',
-	'http://localhost:4173',
-	'http://127.0.0.1:4173',
-	'https://*.github.io'
-];
+export const DEFAULT_UPSTREAM_HOSTS: readonly string[] = DEPLOYMENT_HOSTS;
 
 /** What the relay asks of its upstream: one GET, with the path and query bytes as the client sent them. */
 export interface UpstreamRequest extends HttpTarget {
@@ -101,6 +94,7 @@ export interface RelayAnswer {
 }
 
 export { RELAY_ERROR_HEADER, type RelayErrorCode };
+export { DEFAULT_ALLOWED_ORIGINS, originAllowed } from './origins';
 
 /**
  * Headers on every answer of the relay: a relayed body is served from the relay's origin, so a
@@ -142,50 +136,6 @@ export function toFetchResponse(answer: RelayAnswer): Response {
 /** The relay's own answer as a fetch Response. */
 export function relayError(code: RelayErrorCode, message: string): Response {
 	return toFetchResponse(relayErrorAnswer(code, message));
-}
-
-interface OriginPattern {
-	protocol: string;
-	port: string;
-	/** The host; for a wildcard pattern, the suffix after `*.`. */
-	host: string;
-	wildcard: boolean;
-}
-
-function parseOriginPattern(pattern: string): OriginPattern | null {
-	const wildcard = /^([a-z][a-z0-9+.-]*:\/\/)\*\.(.+)$/i.exec(pattern);
-	try {
-		const url = new URL(wildcard ? `${wildcard[1]}${wildcard[2]}` : pattern);
-		return { protocol: url.protocol, port: url.port, host: url.hostname, wildcard: !!wildcard };
-	} catch {
-		return null;
-	}
-}
-
-/**
- * Whether an Origin header is allowed: it must be a serialised origin (scheme, host, port; nothing
- * else), matched by scheme, host and port. `*.` in a pattern stands for one or more whole labels.
- */
-export function originAllowed(origin: string, patterns: readonly string[]): boolean {
-	let url: URL;
-	try {
-		url = new URL(origin);
-	} catch {
-		return false;
-	}
-	if (url.origin !== origin.toLowerCase() || url.origin === 'null') return false;
-	return patterns.some((text) => {
-		const pattern = parseOriginPattern(text);
-		if (!pattern || pattern.protocol !== url.protocol || pattern.port !== url.port) return false;
-		if (!pattern.wildcard) return url.hostname === pattern.host;
-		const suffix = `.${pattern.host}`;
-		return (
-			url.hostname.endsWith(suffix) &&
-			!isIpLiteral(url.hostname) &&
-			url.hostname.length > suffix.length &&
-			!url.hostname.slice(0, -suffix.length).split('.').includes('')
-		);
-	});
 }
 
 /**
@@ -382,7 +332,7 @@ export function createRelayCore(
 		if (raw === null) {
 			return fail(
 				'usage',
-				'Ask for /?url=<encoded upstream URL> or /<upstream URL>, e.g. /https://open.tapapis.cn/account/basic-info/v1?client_id=…'
+				`Ask for /?url=<encoded upstream URL> or /<upstream URL>, e.g. /https://${DEPLOYMENT_HOSTS[0]}/account/basic-info/v1?client_id=…`
 			);
 		}
 		const target = splitHttpUrl(raw);

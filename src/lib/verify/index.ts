@@ -45,7 +45,7 @@ export {
 	type MistakeId,
 	type Slot
 } from './diagnosis/mistakes/catalogue';
-export { KNOWN_HOSTS, diagnose, type DiagnoseInput } from './diagnosis/diagnose';
+export { diagnose, type DiagnoseInput } from './diagnosis/diagnose';
 export {
 	type Diagnosis,
 	type MistakeSummary,

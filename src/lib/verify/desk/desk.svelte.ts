@@ -7,15 +7,13 @@ import { clockCheck } from '../diagnosis/clock-check';
 import { diffLoggedBaseString } from '../diagnosis/base-string-diff';
 import { diagnose } from '../diagnosis/diagnose';
 import type { Diagnosis } from '../diagnosis/verdict';
+import { BASE_URLS, hostsOf } from '$lib/account-api/deployments';
 import type { VerifyExample } from './examples';
 import { parseSignedRequest } from '../paste/parse-signed-request';
 import { decodeShareState, encodeShareState } from '../case/share-state';
 
 /** The deployments this build knows (vite.config.ts), for the "other deployment's host" diagnosis. */
-const DEPLOYMENT_HOSTS = [__DOMESTIC_BASE_URL__, __OVERSEAS_BASE_URL__].flatMap((url) => {
-	const target = attempt(() => requestTarget(url));
-	return target.ok ? [target.value.host] : [];
-});
+const DEPLOYMENT_HOSTS = hostsOf(Object.values(BASE_URLS));
 
 /** What the agent typed or pasted: everything an example replaces. */
 interface DeskInputs {

@@ -8,6 +8,7 @@ import {
 	type MacHeaderParams,
 	type UriForm
 } from '$lib/mac';
+import { DEPLOYMENT_HOSTS } from '../../account-api/deployments';
 import { MISTAKES, type Candidate, type Mistake, type MistakeContext } from './mistakes/catalogue';
 import {
 	canProduce,
@@ -18,9 +19,6 @@ import {
 	type SigningInputs
 } from './signing-inputs';
 import type { Diagnosis, Reproduction } from './verdict';
-
-/** Hosts of the two deployments (spec §1); a page built for another deployment passes its own. */
-export const KNOWN_HOSTS: readonly string[] = ['open.tapapis.cn', 'open.tapapis.com'];
 
 export interface DiagnoseInput {
 	/** The customer's header: kid, ts, nonce, mac and ext. */
@@ -55,7 +53,7 @@ export async function diagnose(input: DiagnoseInput): Promise<Diagnosis> {
 	const context: MistakeContext = {
 		scheme,
 		explicitPort: new URL(target.href).port,
-		knownHosts: (input.knownHosts ?? KNOWN_HOSTS).map((host) => host.toLowerCase()),
+		knownHosts: (input.knownHosts ?? DEPLOYMENT_HOSTS).map((host) => host.toLowerCase()),
 		written: writtenTarget(input.url)
 	};
 	const { authorization } = input;
