@@ -16,12 +16,7 @@ const config = {
 	preprocess: vitePreprocess(),
 	compilerOptions: {
 		// Runes everywhere, so no component slips back into legacy reactivity.
-		runes: true,
-		// Experimental, so its behaviour may change in a minor release: on its way out. Only /verify's
-		// three diagnosis views still read `$derived(await desk.diagnosis)`; the signing page's state
-		// class settles its own signature (ui/settled.svelte.ts keeps the last value until the new one
-		// resolves). Remove this line once desk.svelte.ts settles its diagnosis the same way.
-		experimental: { async: true }
+		runes: true
 	},
 	kit: {
 		adapter: adapter({

@@ -3,6 +3,7 @@
 import { createContext } from 'svelte';
 import { attempt, baseString, baseStringLines, requestTarget } from '$lib/mac';
 import { LiveClock } from '$lib/ui/live-clock.svelte';
+import { Settled } from '$lib/ui/settled.svelte';
 import { clockCheck } from '../diagnosis/clock-check';
 import { diffLoggedBaseString } from '../diagnosis/base-string-diff';
 import { diagnose } from '../diagnosis/diagnose';
@@ -118,6 +119,11 @@ export class VerifyDesk {
 	readonly expectedLines = $derived(this.expectedInput ? baseStringLines(this.expectedInput) : []);
 	readonly expectedBase = $derived(this.expectedInput ? baseString(this.expectedInput) : '');
 
+	readonly #settledDiagnosis = new Settled(() => this.diagnosis);
+	/** The diagnosis once computed; the last one while a newer one is computed. */
+	get settledDiagnosis(): Diagnosis | null | undefined {
+		return this.#settledDiagnosis.current;
+	}
 	readonly diagnosis: Promise<Diagnosis | null> = $derived(
 		this.request && this.target?.ok && this.macKey !== ''
 			? diagnose({
