@@ -1,4 +1,4 @@
-// `npm run bench` (issue 6, item 6): builds the site and prints its figures beside their targets.
+// `npm run bench`: builds the site and prints its figures beside their targets.
 // A benchmark, not a test: it exits 0 when a target is missed, and non-zero only when it could not
 // measure. Everything runs on 127.0.0.1, in temporary directories that it removes at the end.
 //

@@ -1,7 +1,7 @@
 // Relative imports, not $lib: this file also runs under plain Node in the relay's --sandbox mode.
 import { baseString, parseAuthorization, requestTarget, sign } from '../mac';
 import { MacInputError } from '../mac/errors';
-import { isTimestamp, randomNonce as makeNonce } from '../mac/ts-nonce';
+import { isTimestamp, randomNonce } from '../mac/ts-nonce';
 import { ERROR_CODES, type ErrorCode } from '../account-api/error-codes';
 import { wrap } from '../account-api/envelope';
 import { DEMO_ACCOUNTS, DEMO_USERS, vendorOf } from './accounts';
@@ -171,7 +171,7 @@ export class SandboxService {
 		this.state.logins += 1;
 		const token: SandboxToken = {
 			kid: `${account.kid}-${this.state.logins}`,
-			macKey: makeNonce('letters'),
+			macKey: randomNonce('letters'),
 			accountId: account.id,
 			userId: account.userId,
 			clientId: account.clientId,
