@@ -49,6 +49,14 @@ test.describe('a real credential sent to the sandbox', () => {
 		await page.getByLabel('ts', { exact: true }).fill(String(daysAgo));
 	});
 
+	test('the intro no longer says a demo account is filled in, and does not offer to send this one', async ({
+		page
+	}) => {
+		await expect(page.getByText(/demo account is filled in/i)).toHaveCount(0);
+		await expect(page.getByRole('button', { name: 'send it to the sandbox' })).toHaveCount(0);
+		await expect(page.getByText("Load one of the sandbox's demo accounts")).toBeVisible();
+	});
+
 	test('the answer says first that the sandbox never issued this kid, and claims no clock difference', async ({
 		page
 	}) => {
