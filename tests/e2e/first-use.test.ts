@@ -248,6 +248,24 @@ test.describe('only true claims', () => {
 		await expect(page.getByRole('heading', { name: 'Send the request' })).toBeInViewport();
 	});
 
+	test("a previous answer's invalid_time offers no re-sign: its clock was another target's", async ({
+		page
+	}) => {
+		await open(page);
+		const daysAgo = Math.floor(Date.now() / 1000) - 3 * 86_400;
+		await page.getByLabel('ts', { exact: true }).fill(String(daysAgo));
+		await send(page).click();
+		const resign = page.getByRole('button', {
+			name: "Re-sign with the server's time and send again"
+		});
+		await expect(resign).toBeVisible();
+
+		await page.getByRole('radio', { name: 'Proxy' }).check();
+		await expect(page.getByRole('heading', { name: /^Previous response/ })).toBeVisible();
+		await expect(resign).toHaveCount(0);
+		await expect(response(page)).toContainText('Send to the current target to measure its clock.');
+	});
+
 	test("after switching the target, the last target's answer is marked as the previous one", async ({
 		page
 	}) => {
