@@ -1,7 +1,15 @@
 import { initialSandboxState, SandboxService, SandboxUnreachable } from '../sandbox/service';
 import { wrap } from '../account-api/envelope';
 import { createRelayCore, DEFAULT_ALLOWED_ORIGINS, DEFAULT_UPSTREAM_HOSTS } from './handler';
-import { coarseTimers, nodeUpstream, resolveHost, serve, serveRelay, type Refusal } from './node';
+import {
+	coarseTimers,
+	MAX_CONNECTIONS,
+	nodeUpstream,
+	resolveHost,
+	serve,
+	serveRelay,
+	type Refusal
+} from './node';
 import { RELAY_ERRORS } from './protocol';
 import { splitHttpUrl } from './url';
 
@@ -19,6 +27,7 @@ here, and the relay forwards it unchanged.
                          reach HOST at IP:PORT over plain HTTP, passing Host and X-Forwarded-Proto
   --timeout SECONDS      upstream time limit (default 10)
   --max-bytes N          largest upstream response relayed (default 1048576)
+  --max-connections N    client connections served at once; more are answered 503 (default ${MAX_CONNECTIONS})
   --sandbox              answer with the built-in sandbox service instead of the real one
   --serve-sandbox        be the sandbox service itself (no relay), for a relay in front of it
   --help                 this text
@@ -32,6 +41,7 @@ interface Args {
 	connectTo: Map<string, string>;
 	timeoutMs: number;
 	maxBytes: number;
+	maxConnections: number;
 	sandbox: boolean;
 	serveSandbox: boolean;
 }
@@ -45,6 +55,7 @@ export function parseArgs(argv: readonly string[]): Args | string {
 		connectTo: new Map(),
 		timeoutMs: 10_000,
 		maxBytes: 1024 * 1024,
+		maxConnections: MAX_CONNECTIONS,
 		sandbox: false,
 		serveSandbox: false
 	};
@@ -72,6 +83,7 @@ export function parseArgs(argv: readonly string[]): Args | string {
 				args.connectTo.set(host.toLowerCase(), address);
 			} else if (flag === '--timeout') args.timeoutMs = Number(value()) * 1000;
 			else if (flag === '--max-bytes') args.maxBytes = Number(value());
+			else if (flag === '--max-connections') args.maxConnections = Number(value());
 			else if (flag === '--sandbox') args.sandbox = true;
 			else if (flag === '--serve-sandbox') args.serveSandbox = true;
 			else throw new Error(`Unknown option ${flag}`);
@@ -81,6 +93,8 @@ export function parseArgs(argv: readonly string[]): Args | string {
 	}
 	if (!Number.isInteger(args.port) || args.port < 0 || args.port > 65535)
 		return `--port must be 0 to 65535\n\n${USAGE}`;
+	if (!Number.isInteger(args.maxConnections) || args.maxConnections < 1)
+		return `--max-connections must be a whole number of 1 or more\n\n${USAGE}`;
 	return args;
 }
 
@@ -105,12 +119,21 @@ export async function main(
 		}
 	};
 	if (args.serveSandbox) {
-		// A request the service cannot read gets the service's own error body, as invalid_request.
+		// A request the service cannot read gets the service's own error body, as invalid_request;
+		// a fault or a full server is the service's server_error.
 		const refuse: Refusal = (code, message) =>
 			new Response(
 				JSON.stringify(
 					wrap(
-						{ code: 0, error: 'invalid_request', error_description: message, msg: message },
+						{
+							code: 0,
+							error:
+								code === 'internal' || code === 'too_many_connections'
+									? 'server_error'
+									: 'invalid_request',
+							error_description: message,
+							msg: message
+						},
 						false,
 						Date.now()
 					)
@@ -124,7 +147,8 @@ export async function main(
 			host: args.host,
 			port: args.port,
 			trustForwarded: true,
-			refuse
+			refuse,
+			maxConnections: args.maxConnections
 		});
 		console.log(
 			`sandbox service listening on ${server.url} (answers for ${args.allowHosts.join(', ')})`
@@ -143,7 +167,11 @@ export async function main(
 		maxBytes: args.maxBytes,
 		schedule: coarseTimers()
 	});
-	const server = await serveRelay(relay, { host: args.host, port: args.port });
+	const server = await serveRelay(relay, {
+		host: args.host,
+		port: args.port,
+		maxConnections: args.maxConnections
+	});
 	console.log(
 		`relay listening on ${server.url}${args.sandbox ? ' (answering with the sandbox service)' : ''}`
 	);

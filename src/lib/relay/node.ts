@@ -40,7 +40,15 @@ export interface ServeOptions {
 	trustForwarded?: boolean;
 	/** The answer to a request that cannot be understood; the relay's JSON error by default. */
 	refuse?: Refusal;
+	/**
+	 * Client connections served at once; one more is answered 503 and closed. Each open connection
+	 * holds buffers, so without a cap a flood of idle connections would grow memory without bound.
+	 */
+	maxConnections?: number;
 }
+
+/** The default cap on client connections served at once. */
+export const MAX_CONNECTIONS = 256;
 
 export interface Listening {
 	url: string;
@@ -150,6 +158,8 @@ function listen(
 		// A missing Host is refused by readTarget, with a JSON body like every other refusal.
 		{ headersTimeout: 10_000, requestTimeout: 30_000, requireHostHeader: false },
 		(incoming, outgoing) => {
+			// Over the cap: the refusal is already on its way and the socket closes after it.
+			if (overCap.has(incoming.socket)) return;
 			answer(incoming, outgoing).catch(async (error: unknown) => {
 				if (outgoing.headersSent) return outgoing.destroy();
 				try {
@@ -160,7 +170,27 @@ function listen(
 			});
 		}
 	);
+	const maxConnections = options.maxConnections ?? MAX_CONNECTIONS;
+	const overCap = new WeakSet<Socket>();
+	let open = 0;
+	server.on('connection', (socket: Socket) => {
+		if (open >= maxConnections) {
+			overCap.add(socket);
+			socket.on('error', () => socket.destroy());
+			writeOnSocket(
+				socket,
+				refuse(
+					'too_many_connections',
+					`More than ${maxConnections} connections are open; try again shortly.`
+				)
+			).catch(() => socket.destroy());
+			return;
+		}
+		open += 1;
+		socket.once('close', () => (open -= 1));
+	});
 	server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+		if (overCap.has(socket)) return socket.destroy();
 		const pending = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
 		if (error.code === 'ECONNRESET' || !socket.writable || pending?.headersSent) {
 			socket.destroy();

@@ -29,6 +29,10 @@ export const RELAY_ERRORS = {
 	upstream_timeout: { status: 504, meaning: 'no complete answer within the time limit' },
 	redirect_not_followed: { status: 502, meaning: 'the upstream redirected (3xx other than 304)' },
 	response_too_large: { status: 502, meaning: 'the answer is larger than the cap (1 MiB)' },
+	too_many_connections: {
+		status: 503,
+		meaning: 'more client connections are open than the cap (--max-connections)'
+	},
 	internal: { status: 500, meaning: 'a fault in the relay itself' }
 } as const satisfies Record<string, { status: number; meaning: string }>;
 
