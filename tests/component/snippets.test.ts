@@ -19,7 +19,9 @@ function setup(props: Partial<typeof PROPS> = {}) {
 	return userEvent.setup();
 }
 
-const code = () => screen.getByTestId('snippet-code').textContent ?? '';
+/** The code shown, found by the name of its scrolling region ("Node.js code", "Go code", …). */
+const codeRegion = () => screen.getByRole('region', { name: / code$/ });
+const code = () => codeRegion().textContent ?? '';
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -30,7 +32,7 @@ describe('CodeSnippets', () => {
 		expect(tabs.map((tab) => tab.textContent)).toEqual(LABELS);
 		expect(screen.getByRole('tab', { name: 'Node.js' })).toHaveAttribute('aria-selected', 'true');
 		expect(screen.getByRole('tabpanel', { name: 'Node.js' })).toContainElement(
-			screen.getByTestId('snippet-code')
+			screen.getByRole('region', { name: 'Node.js code' })
 		);
 		expect(code()).toContain("from 'node:crypto'");
 		expect(screen.getByText("MAC_KEY='…' node sign.mjs")).toBeInTheDocument();
@@ -108,7 +110,7 @@ describe('CodeSnippets', () => {
 
 	it('explains instead of showing code when the URL cannot be signed', () => {
 		setup({ url: 'ftp://example.com/x' });
-		expect(screen.queryByTestId('snippet-code')).toBeNull();
+		expect(screen.queryByRole('region', { name: / code$/ })).toBeNull();
 		expect(screen.getByRole('status')).toHaveTextContent(
 			/No code yet: Only https:\/\/ and http:\/\//
 		);
