@@ -174,6 +174,6 @@ export function macErrorMessage<C extends MacErrorCode>(
 		throw new MacInputError('params', { code: 'params_mismatch', params: { code } });
 	}
 	if (typeof text !== 'string')
-		throw new MacInputError('messages', { code: 'no_message', params: { code } });
+		throw new MacInputError('params', { code: 'params_mismatch', params: { code } });
 	return text;
 }
