@@ -2,12 +2,21 @@
 // MacInputError through, and the generators of hostile, damaged and header text. Not a test file.
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import { MacInputError, type MacHeaderParams, type Outcome } from '$lib/mac';
+import {
+	MAC_ERROR_MESSAGES,
+	MacInputError,
+	macErrorMessage,
+	type MacHeaderParams,
+	type Outcome
+} from '$lib/mac';
 import { ERROR_CODES } from '$lib/account-api/error-codes';
 
 export const RUNS = { numRuns: 300 };
 
-/** Runs a parser: its value, or the MacInputError it threw; any other exception fails the property. */
+/**
+ * Runs a parser: its value, or the MacInputError it threw; any other exception fails the property,
+ * and so does an error whose code is not in the core's table or whose message is not that code's text.
+ */
 export function outcome<T>(run: () => T): Outcome<T> {
 	try {
 		return { ok: true, value: run() };
@@ -15,6 +24,8 @@ export function outcome<T>(run: () => T): Outcome<T> {
 		if (!(error instanceof MacInputError)) throw error;
 		expect(error.message).not.toBe('');
 		expect(typeof error.field).toBe('string');
+		expect(Object.keys(MAC_ERROR_MESSAGES)).toContain(error.code);
+		expect(error.message).toBe(macErrorMessage(error.code, error.params));
 		return { ok: false, error };
 	}
 }

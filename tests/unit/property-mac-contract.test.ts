@@ -1,10 +1,11 @@
 // Property tests of the protocol core's contract with callers in JavaScript, where nothing checks
 // types: every public function, given any value for any argument (a field left out, null, a number,
-// an object without a prototype), returns or throws a MacInputError; no TypeError escapes.
+// an object without a prototype), returns or throws a MacInputError; no TypeError escapes. Every
+// MacInputError caught carries a code of the message table whose English text is its message.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as core from '$lib/mac';
-import { MacInputError } from '$lib/mac';
+import { MAC_ERROR_MESSAGES, MacInputError, macErrorMessage } from '$lib/mac';
 import { RUNS, headerParams, hostile, outcome } from './property-arbitraries';
 
 /** Any JavaScript value, the awkward ones weighted in. */
@@ -87,7 +88,9 @@ const SYNC: Record<string, (args: unknown[]) => unknown> = {
 	cmdCurlCommand: ([a, b]) => core.cmdCurlCommand(a as string, b as string),
 	cmdQuote: ([a]) => core.cmdQuote(a as string),
 	powershellCommand: ([a, b]) => core.powershellCommand(a as string, b as string),
-	powershellQuote: ([a]) => core.powershellQuote(a as string)
+	powershellQuote: ([a]) => core.powershellQuote(a as string),
+	macErrorMessage: ([a, b, c]) =>
+		core.macErrorMessage(a as core.MacErrorCode, b as never, c as core.MacErrorMessages)
 };
 
 /** For each function, arguments shaped like real calls but damaged, besides wholly arbitrary ones. */
@@ -98,6 +101,14 @@ const NEAR_MISS: Partial<Record<string, fc.Arbitrary<unknown[]>>> = {
 	requestTarget: fc.tuple(
 		fc.oneof(fc.webUrl(), hostile),
 		fc.oneof(anyValue, fc.constant({ uri: 'as-written' }))
+	),
+	macErrorMessage: fc.tuple(
+		fc.constantFrom(...Object.keys(MAC_ERROR_MESSAGES)),
+		fc.oneof(
+			anyValue,
+			fc.dictionary(fc.constantFrom('field', 'names', 'issues', 'code'), anyValue)
+		),
+		fc.oneof(fc.constant(undefined), anyValue)
 	)
 };
 
@@ -153,6 +164,9 @@ describe('the core fails only with MacInputError (property)', () => {
 							await run();
 						} catch (error) {
 							expect(error).toBeInstanceOf(MacInputError);
+							const { code, params, message } = error as MacInputError;
+							expect(Object.keys(MAC_ERROR_MESSAGES)).toContain(code);
+							expect(message).toBe(macErrorMessage(code, params));
 						}
 					}
 				}

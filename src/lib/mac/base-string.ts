@@ -94,8 +94,10 @@ function lineValue(key: BaseStringKey, value: unknown): string {
 	throw new MacInputError(
 		key,
 		value === undefined
-			? `The ${key} line is missing.`
-			: `The ${key} line must be text${key === 'port' ? ' or a whole number' : ''}.`
+			? { code: 'line_missing', params: { key } }
+			: key === 'port'
+				? { code: 'port_not_text', params: {} }
+				: { code: 'line_not_text', params: { key } }
 	);
 }
 

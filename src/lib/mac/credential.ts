@@ -1,4 +1,5 @@
-import { MacInputError, requireText } from './errors';
+import { macErrorMessage, type CredentialIssueCode, type MacErrorDetail } from './error-messages';
+import { MacInputError, kindOf, requireText } from './errors';
 import { MAC_ALGORITHM, isSupportedAlgorithm } from './sign';
 
 /** The SDK login result's fields (spec §2.3). */
@@ -11,10 +12,13 @@ export interface Credential {
 	scopes: string[];
 }
 
-export interface FieldIssue {
+type FieldIssueDetail = MacErrorDetail<CredentialIssueCode>;
+
+/** One bad field: its code and parameters, and their English text. */
+export type FieldIssue = FieldIssueDetail & {
 	field: keyof Credential;
 	message: string;
-}
+};
 
 /** Thrown by parseCredential: every bad field, and the good ones so a page can still fill those. */
 export class CredentialError extends MacInputError {
@@ -23,7 +27,12 @@ export class CredentialError extends MacInputError {
 		readonly issues: FieldIssue[],
 		readonly partial: Partial<Credential>
 	) {
-		super(issues[0]?.field ?? 'credential', issues.map((issue) => issue.message).join(' '));
+		super(issues[0]?.field ?? 'credential', {
+			code: 'credential',
+			params: {
+				issues: issues.map(({ code, params }) => ({ code, params }) as FieldIssueDetail)
+			}
+		});
 	}
 }
 
@@ -121,19 +130,16 @@ export function parseCredential(text: string): Credential {
 	try {
 		json = JSON.parse(pastedJson(text).json);
 	} catch {
-		throw new MacInputError(
-			'credential',
-			'This is not JSON: paste the login result object, {"kid": …, "mac_key": …}.'
-		);
+		throw new MacInputError('credential', { code: 'not_json', params: {} });
 	}
 	const root = isRecord(json) && isRecord(json.data) && !('kid' in json) ? json.data : json;
 	if (!isRecord(root))
-		throw new MacInputError(
-			'credential',
-			'Expected a JSON object with kid, mac_key and the other login fields.'
-		);
+		throw new MacInputError('credential', { code: 'not_json_object', params: {} });
 
 	const issues: FieldIssue[] = [];
+	const issue = (field: keyof Credential, detail: FieldIssueDetail): void => {
+		issues.push({ ...detail, field, message: macErrorMessage(detail.code, detail.params) });
+	};
 	const partial: Partial<Credential> = {};
 	const pick = (field: keyof Credential): unknown =>
 		ALIASES[field].map((name) => root[name]).find((v) => v !== undefined);
@@ -142,33 +148,26 @@ export function parseCredential(text: string): Credential {
 		const value = pick(field);
 		if (value === undefined || value === null) {
 			// access_token only repeats kid (spec §2.3), so its absence costs nothing.
-			if (field !== 'access_token') issues.push({ field, message: `${field} is missing.` });
+			if (field !== 'access_token') issue(field, { code: 'missing', params: { field } });
 		} else if (typeof value !== 'string') {
-			issues.push({
-				field,
-				message: `${field} must be a string, not ${Array.isArray(value) ? 'an array' : typeof value}.`
-			});
+			issue(field, { code: 'credential_not_string', params: { field, kind: kindOf(value) } });
 		} else if (value.trim() === '' && (field === 'kid' || field === 'mac_key')) {
-			issues.push({ field, message: `${field} is empty.` });
+			issue(field, { code: 'empty', params: { field } });
 		} else {
 			partial[field] = value;
 		}
 	}
 	if (partial.mac_algorithm !== undefined && !isSupportedAlgorithm(partial.mac_algorithm)) {
-		issues.push({
-			field: 'mac_algorithm',
-			message: `mac_algorithm "${partial.mac_algorithm}" is not supported: the service signs with ${MAC_ALGORITHM}.`
+		issue('mac_algorithm', {
+			code: 'unsupported_algorithm',
+			params: { algorithm: partial.mac_algorithm, supported: MAC_ALGORITHM }
 		});
 	}
 	partial.access_token ??= partial.kid;
 
 	const rawScopes = pick('scopes');
 	const scopes = rawScopes === undefined ? [] : readScopes(rawScopes);
-	if (scopes === null)
-		issues.push({
-			field: 'scopes',
-			message: 'scopeSet must be a list of strings such as ["basic_info"].'
-		});
+	if (scopes === null) issue('scopes', { code: 'bad_scopes', params: {} });
 	else partial.scopes = scopes;
 
 	if (issues.length > 0) throw new CredentialError(issues, partial);

@@ -45,7 +45,7 @@ export function isBase64(text: string): boolean {
 /** The bytes of Base64 text in either alphabet, padded or not; a MacInputError unless isBase64. */
 export function fromBase64(text: string): Uint8Array<ArrayBuffer> {
 	if (!isBase64(text)) {
-		throw new MacInputError('text', 'text is not Base64 (A-Z, a-z, 0-9 and + / or - _).');
+		throw new MacInputError('text', { code: 'not_base64', params: { field: 'text' } });
 	}
 	const standard = text.replace(/-/g, '+').replace(/_/g, '/').replace(/=+$/, '');
 	const binary = atob(standard.padEnd(Math.ceil(standard.length / 4) * 4, '='));

@@ -1,14 +1,36 @@
+import {
+	macErrorMessage,
+	type MacErrorCode,
+	type MacErrorDetail,
+	type MacErrorParams,
+	type ValueKind
+} from './error-messages';
+
 /**
  * An input the scheme cannot use. `field` names where it came from (a credential field, a header
  * parameter, the URL) so that a page can show the message beside the box the user typed into.
+ * `code` and `params` say what is wrong in no language: a page renders them in its own (see
+ * MacErrorMessages); `message` is their English text. A message given as text alone (from outside
+ * the core) has the code `untranslated`.
  */
 export class MacInputError extends Error {
 	override name = 'MacInputError';
+	readonly code: MacErrorCode;
+	readonly params: MacErrorParams;
 	constructor(
 		readonly field: string,
-		message: string
+		detail: MacErrorDetail | string
 	) {
-		super(message);
+		const { code, params }: MacErrorDetail =
+			typeof detail === 'string' ? { code: 'untranslated', params: { message: detail } } : detail;
+		super(macErrorMessage(code, params));
+		this.code = code;
+		this.params = params;
+	}
+
+	/** The code with its parameters, as a union a switch on `code` narrows. */
+	get detail(): MacErrorDetail {
+		return { code: this.code, params: this.params } as MacErrorDetail;
 	}
 }
 
@@ -25,10 +47,10 @@ export function attempt<T>(compute: () => T): Outcome<T> {
 }
 
 /** Names what a value is, for a message about a value of the wrong type. */
-function kindOf(value: unknown): string {
+export function kindOf(value: unknown): ValueKind {
 	if (value === null) return 'null';
-	if (Array.isArray(value)) return 'an array';
-	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+	if (Array.isArray(value)) return 'array';
+	return typeof value;
 }
 
 /**
@@ -39,7 +61,9 @@ export function requireText(field: string, value: unknown): asserts value is str
 	if (typeof value === 'string') return;
 	throw new MacInputError(
 		field,
-		value === undefined ? `${field} is missing.` : `${field} must be text, not ${kindOf(value)}.`
+		value === undefined
+			? { code: 'missing', params: { field } }
+			: { code: 'not_text', params: { field, kind: kindOf(value) } }
 	);
 }
 
@@ -48,7 +72,9 @@ export function requireBytes(field: string, value: unknown): asserts value is Ui
 	if (value instanceof Uint8Array) return;
 	throw new MacInputError(
 		field,
-		value === undefined ? `${field} is missing.` : `${field} must be bytes, not ${kindOf(value)}.`
+		value === undefined
+			? { code: 'missing', params: { field } }
+			: { code: 'not_bytes', params: { field, kind: kindOf(value) } }
 	);
 }
 
@@ -61,7 +87,7 @@ export function requireObject(
 	throw new MacInputError(
 		field,
 		value === undefined
-			? `${field} is missing.`
-			: `${field} must be an object, not ${kindOf(value)}.`
+			? { code: 'missing', params: { field } }
+			: { code: 'not_object', params: { field, kind: kindOf(value) } }
 	);
 }

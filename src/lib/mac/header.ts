@@ -1,3 +1,4 @@
+import type { MacErrorDetail } from './error-messages';
 import { MacInputError, requireObject, requireText } from './errors';
 
 export interface MacHeaderParams {
@@ -21,24 +22,18 @@ export interface HeaderStyle {
 export function checkHeaderValue(name: string, value: string): void {
 	const field = typeof name === 'string' ? name : 'value';
 	requireText(field, value);
-	if (value === '') throw new MacInputError(field, `${field} is empty.`);
+	if (value === '') throw new MacInputError(field, { code: 'empty', params: { field } });
 	for (const char of value) {
 		const code = char.codePointAt(0) ?? 0;
 		if (char === '"' || char === '\\') {
-			throw new MacInputError(
-				field,
-				`${field} contains ${char}, which a quoted header value cannot carry.`
-			);
+			throw new MacInputError(field, { code: 'header_quote', params: { field, char } });
 		}
 		if (code < 0x20 || code === 0x7f) {
-			const shown = `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
-			throw new MacInputError(
-				field,
-				`${field} contains a control character (${shown}); remove it.`
-			);
+			const codePoint = `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+			throw new MacInputError(field, { code: 'header_control', params: { field, codePoint } });
 		}
 		if (code > 0x7e) {
-			throw new MacInputError(field, `${field} contains "${char}": header values must be ASCII.`);
+			throw new MacInputError(field, { code: 'header_non_ascii', params: { field, char } });
 		}
 	}
 }
@@ -59,12 +54,8 @@ export function authorizationHeader(params: MacHeaderParams, style?: HeaderStyle
 
 const KNOWN = new Set(['id', 'ts', 'nonce', 'mac', 'ext']);
 
-// Draft 0 of MAC access authentication, which some libraries still default to, signs another string.
-const DRAFT_0 =
-	' It looks like draft 0 of MAC authentication (a nonce of "age:random", no ts, a bodyhash): the service signs draft 1, with a ts (oauthlib: prepare_mac_header(…, draft=1)).';
-
-function headerError(message: string): never {
-	throw new MacInputError('Authorization', message);
+function headerError(detail: MacErrorDetail): never {
+	throw new MacInputError('Authorization', detail);
 }
 
 /** name = "quoted value" | bare-value, then a comma or the end, with any white space pasting adds. */
@@ -78,11 +69,9 @@ export function parseAuthorization(header: string): MacHeaderParams {
 	requireText('Authorization', header);
 	let text = header.trim().replace(/^authorization\s*:\s*/i, '');
 	const scheme = /^([A-Za-z][\w-]*)\s+/.exec(text);
-	if (!scheme)
-		headerError(
-			text === '' ? 'The header is empty.' : 'Expected "MAC" followed by id, ts, nonce and mac.'
-		);
-	if (scheme[1]?.toUpperCase() !== 'MAC') headerError(`The scheme is "${scheme[1]}", not MAC.`);
+	if (!scheme) headerError({ code: text === '' ? 'header_empty' : 'header_no_scheme', params: {} });
+	if (scheme[1]?.toUpperCase() !== 'MAC')
+		headerError({ code: 'header_scheme', params: { scheme: scheme[1] ?? '' } });
 	text = text.slice(scheme[0].length);
 
 	const found = new Map<string, string>();
@@ -91,20 +80,19 @@ export function parseAuthorization(header: string): MacHeaderParams {
 		const start = param.lastIndex;
 		const match = param.exec(text);
 		if (!match)
-			headerError(
-				`Cannot read the header at "${text.slice(start, start + 24)}": expected name="value".`
-			);
+			headerError({ code: 'header_unreadable', params: { at: text.slice(start, start + 24) } });
 		const [, rawName = '', quoted, bare = '', separator] = match;
 		const name = rawName.toLowerCase();
 		// A line break inside a value comes from wrapping, not from the value (these carry no white space).
 		const value =
 			quoted === undefined ? bare : quoted.replace(/\\(.)/g, '$1').replace(/\r?\n[ \t]*/g, '');
 		if (!KNOWN.has(name)) {
-			headerError(
-				`Unknown parameter "${name}": a MAC header has id, ts, nonce, mac and an optional ext.${name === 'bodyhash' ? DRAFT_0 : ''}`
-			);
+			headerError({
+				code: 'header_unknown_param',
+				params: { name, draft0: name === 'bodyhash' }
+			});
 		}
-		if (found.has(name)) headerError(`"${name}" appears twice.`);
+		if (found.has(name)) headerError({ code: 'header_repeated', params: { name } });
 		found.set(name, value);
 		if (separator === '') break;
 	}
@@ -112,7 +100,7 @@ export function parseAuthorization(header: string): MacHeaderParams {
 	const missing = required.filter((name) => !found.get(name));
 	if (missing.length > 0) {
 		const draft0 = missing.join() === 'ts' && /^\d+:/.test(found.get('nonce') ?? '');
-		headerError(`Missing ${missing.join(', ')}.${draft0 ? DRAFT_0 : ''}`);
+		headerError({ code: 'header_missing', params: { names: missing, draft0 } });
 	}
 	const [id = '', ts = '', nonce = '', mac = ''] = required.map((name) => found.get(name));
 	const ext = found.get('ext');

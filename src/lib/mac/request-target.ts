@@ -41,30 +41,24 @@ const DEFAULT_PORTS: Record<string, string> = { 'https:': '443', 'http:': '80' }
 export function requestTarget(url: string, options?: RequestTargetOptions): RequestTarget {
 	requireText('url', url);
 	const text = url.trim();
-	if (text === '') throw new MacInputError('url', 'The URL is empty.');
+	if (text === '') throw new MacInputError('url', { code: 'url_empty', params: {} });
 	if (!/^[a-z][a-z0-9+.-]*:/i.test(text)) {
-		throw new MacInputError('url', `"${text}" has no scheme: start it with https:// (or http://).`);
+		throw new MacInputError('url', { code: 'url_no_scheme', params: { url: text } });
 	}
 	let parsed: URL;
 	try {
 		parsed = new URL(text);
 	} catch {
-		throw new MacInputError('url', `"${text}" is not a valid URL.`);
+		throw new MacInputError('url', { code: 'url_invalid', params: { url: text } });
 	}
 	const port = DEFAULT_PORTS[parsed.protocol];
 	if (port === undefined) {
-		throw new MacInputError(
-			'url',
-			`Only https:// and http:// URLs can be signed, not ${parsed.protocol}//.`
-		);
+		throw new MacInputError('url', { code: 'url_scheme', params: { protocol: parsed.protocol } });
 	}
 	if (parsed.username !== '' || parsed.password !== '') {
-		throw new MacInputError(
-			'url',
-			'The URL carries a user name or password; remove it (browsers refuse such URLs).'
-		);
+		throw new MacInputError('url', { code: 'url_credentials', params: {} });
 	}
-	if (parsed.hostname === '') throw new MacInputError('url', 'The URL has no host.');
+	if (parsed.hostname === '') throw new MacInputError('url', { code: 'url_no_host', params: {} });
 	const target = { host: parsed.hostname, port: parsed.port || port };
 	if (options?.uri === 'as-written') {
 		const uri = sendable(withSlash(writtenTarget(text).uri));

@@ -24,16 +24,12 @@ export async function hmac(
 	if (!(macKey instanceof Uint8Array)) requireText('mac_key', macKey);
 	requireText('base string', text);
 	if (hash !== 'SHA-1' && hash !== 'SHA-256')
-		throw new MacInputError(
-			'mac_algorithm',
-			`Cannot sign with ${typeof hash === 'string' ? hash : 'that hash'}: SHA-1 or SHA-256 only.`
-		);
+		throw new MacInputError('mac_algorithm', {
+			code: 'unsupported_hash',
+			params: { hash: typeof hash === 'string' ? hash : null }
+		});
 	// SubtleCrypto refuses a zero-length HMAC key with an opaque DataError; say what is wrong instead.
-	if (macKey.length === 0)
-		throw new MacInputError(
-			'mac_key',
-			'mac_key is empty: paste the key from the SDK login result.'
-		);
+	if (macKey.length === 0) throw new MacInputError('mac_key', { code: 'empty_key', params: {} });
 	const key = await crypto.subtle.importKey(
 		'raw',
 		// A copy made here: SubtleCrypto wants an ArrayBuffer of this realm, not a view of a shared one.

@@ -4,10 +4,7 @@ import { MacInputError, requireText } from './errors';
 /** Whole seconds since the Unix epoch, as the header's ts; `pad10` left-pads to 10 digits as one sample does. */
 export function timestamp(nowMs: number = Date.now(), options?: { pad10?: boolean }): string {
 	if (typeof nowMs !== 'number' || !Number.isFinite(nowMs) || nowMs < 0)
-		throw new MacInputError(
-			'ts',
-			'The time must be milliseconds since 1970, a number of 0 or more.'
-		);
+		throw new MacInputError('ts', { code: 'bad_time', params: {} });
 	return padTimestamp(String(Math.floor(nowMs / 1000)), options?.pad10 === true);
 }
 
@@ -38,7 +35,7 @@ const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 /** A fresh nonce the way the samples make one: 16 random bytes in Base64, or 16 random ASCII letters. */
 export function randomNonce(kind: NonceKind = 'base64'): string {
 	if (kind !== 'base64' && kind !== 'letters')
-		throw new MacInputError('nonce', 'A nonce is drawn as base64 or letters.');
+		throw new MacInputError('nonce', { code: 'nonce_kind', params: {} });
 	const bytes = crypto.getRandomValues(new Uint8Array(16));
 	if (kind === 'base64') return toBase64(bytes);
 	// 52 letters: rejection sampling keeps every letter equally likely (256 is not a multiple of 52).
