@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { failOnPageErrors } from './page-errors';
 
 // What a first-time user does on the signing page and the errors page, step by step.
 
@@ -17,15 +18,7 @@ const REAL_LOGIN = {
 };
 
 test.beforeEach(async ({ page }) => {
-	page.on('pageerror', (error) => {
-		throw error;
-	});
-	page.on('console', (message) => {
-		// Chromium logs every non-2xx response as a failed resource; those are expected here.
-		if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
-			throw new Error(`console error: ${message.text()}`);
-		}
-	});
+	failOnPageErrors(page);
 });
 
 async function open(page: Page) {

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { failOnPageErrors } from './page-errors';
 import { RELAY_PORT } from '../../playwright.config';
 
 const send = (page: Page) => page.getByRole('button', { name: 'Send', exact: true });
@@ -22,15 +23,7 @@ async function openSandboxSettings(page: Page) {
 }
 
 test.beforeEach(async ({ page }) => {
-	page.on('pageerror', (error) => {
-		throw error;
-	});
-	page.on('console', (message) => {
-		// Chromium logs every non-2xx response as a failed resource; those are expected here.
-		if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
-			throw new Error(`console error: ${message.text()}`);
-		}
-	});
+	failOnPageErrors(page);
 	await page.goto('./');
 	// The header is rendered only once the page has hydrated: typing before that would be lost.
 	await expect(

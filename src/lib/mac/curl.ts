@@ -12,14 +12,26 @@ export function shellQuote(word: string): string {
  * in a query as ranges; `--path-as-is` keeps it from rewriting /./ and /../ in the path.
  */
 export function curlCommand(url: string, authorization: string): string {
+	return quotedCurlCommand(url, authorization, shellQuote);
+}
+
+/**
+ * The curl command that sends exactly what was signed, its words quoted for a shell: bash's
+ * here, cmd's in windows.ts.
+ */
+export function quotedCurlCommand(
+	url: string,
+	authorization: string,
+	quote: (word: string) => string
+): string {
 	requireText('url', url);
 	requireText('Authorization', authorization);
 	return [
 		'curl',
 		'--globoff',
 		'--path-as-is',
-		shellQuote(url),
+		quote(url),
 		'-H',
-		shellQuote(`Authorization: ${authorization}`)
+		quote(`Authorization: ${authorization}`)
 	].join(' ');
 }

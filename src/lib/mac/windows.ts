@@ -1,3 +1,4 @@
+import { quotedCurlCommand } from './curl';
 import { requireText } from './errors';
 
 // The signed request as a Windows user runs it: curl.exe from cmd, and PowerShell's Invoke-RestMethod.
@@ -25,16 +26,7 @@ export function cmdQuote(word: string): string {
 
 /** The same curl command as curlCommand, for cmd.exe (`curl` there is Windows' own curl.exe). */
 export function cmdCurlCommand(url: string, authorization: string): string {
-	requireText('url', url);
-	requireText('Authorization', authorization);
-	return [
-		'curl',
-		'--globoff',
-		'--path-as-is',
-		cmdQuote(url),
-		'-H',
-		cmdQuote(`Authorization: ${authorization}`)
-	].join(' ');
+	return quotedCurlCommand(url, authorization, cmdQuote);
 }
 
 /**
