@@ -7,7 +7,15 @@ import ts from 'typescript-eslint';
 import svelteConfig from './svelte.config.js';
 
 export default defineConfig(
-	globalIgnores(['build/', '.svelte-kit/', 'test-results/', 'playwright-report/', 'screenshots/']),
+	// src/lib/paraglide is Paraglide's compiled output (npm run i18n), not ours to lint.
+	globalIgnores([
+		'build/',
+		'.svelte-kit/',
+		'test-results/',
+		'playwright-report/',
+		'screenshots/',
+		'src/lib/paraglide/'
+	]),
 	js.configs.recommended,
 	...ts.configs.recommended,
 	...svelte.configs.recommended,

@@ -1,7 +1,11 @@
+import { fileURLToPath } from 'node:url';
 import { sveltekit } from '@sveltejs/kit/vite';
 import { svelteTesting } from '@testing-library/svelte/vite';
 import { defineConfig } from 'vitest/config';
+import { paraglideVitePlugin } from '@inlang/paraglide-js';
 import { DEPLOYMENTS, type Region } from './src/lib/account-api/deployments.ts';
+import { localeVariants } from './src/lib/i18n/locale-variants.ts';
+import settings from './project.inlang/settings.json' with { type: 'json' };
 
 /** A deployment's base URL for this build: its default, unless the build's environment names another. */
 function baseUrl(region: Region): string {
@@ -10,7 +14,28 @@ function baseUrl(region: Region): string {
 }
 
 export default defineConfig({
-	plugins: [sveltekit()],
+	plugins: [
+		// Compiles messages/<area>/<locale>.json into src/lib/paraglide (git-ignored) at every build, dev
+		// start and test run; `npm run i18n` (in check and prepare) compiles it with the same options.
+		paraglideVitePlugin({
+			project: './project.inlang',
+			outdir: './src/lib/paraglide',
+			// One module per locale: a page imports its own language's functions and no other's.
+			outputStructure: 'locale-modules',
+			// The locale is never looked up at run time (each component is compiled per locale).
+			strategy: ['baseLocale'],
+			emitReadme: false
+		}),
+		// Each component compiled once per language, its text written in (src/lib/i18n/locale-variants.ts).
+		localeVariants({
+			outdir: fileURLToPath(new URL('./src/lib/paraglide', import.meta.url)),
+			root: fileURLToPath(new URL('.', import.meta.url)),
+			pathPattern: settings['plugin.inlang.messageFormat'].pathPattern,
+			baseLocale: settings.baseLocale,
+			locales: settings.locales
+		}),
+		sveltekit()
+	],
 	build: {
 		rolldownOptions: {
 			output: {
