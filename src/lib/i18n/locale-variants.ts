@@ -12,7 +12,10 @@
 // whole tree is in one language with no lookup at run time, and an English page carries no Chinese.
 //
 // State stays one instance per tab: a .svelte.ts module may not import the messages (it would be
-// copied per language, and its state with it), so state holds codes and data that components render.
+// copied per language, and its state with it), so state and pure logic hold a Text ({ key, params },
+// see text.ts) and a component renders it with its area's catalogue:
+// `import { render } from 'virtual:messages/diagnosis'` is, in the importer's language, a table of
+// every message whose key starts with `diagnosis_` and nothing else.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Plugin } from 'vite';
@@ -32,6 +35,8 @@ export interface LocaleVariantOptions {
 // vite-plugin-svelte compiles it as any other component (and names its CSS after it).
 const VARIANT = /\.locale~([\w-]+)(\.svelte|\.ts)$/;
 const MESSAGES_IMPORT = /^[ \t]*import \{ m \} from '\$lib\/paraglide\/messages(?:\.js)?';[ \t]*$/m;
+const CATALOGUE = /^virtual:messages\/(\w+)$/;
+const CATALOGUE_ID = /^\0i18n-catalogue:(\w+):([\w-]+)$/;
 const BLOCKS = /(<script[\s\S]*?<\/script>|<style[\s\S]*?<\/style>|<!--[\s\S]*?-->)/;
 
 /** The real file behind an id, variant or not, without a query. */
@@ -116,6 +121,16 @@ export function rewriteMessages(
 	return code;
 }
 
+/** An area's catalogue in one locale: its compiled functions and a renderer of Texts. */
+export function catalogueModule(keys: readonly string[], module: string): string {
+	return [
+		`import { ${keys.join(', ')} } from ${JSON.stringify(module)};`,
+		`const table = { ${keys.join(', ')} };`,
+		// An unknown key shows as itself: a test fails on it, and a reader sees what is missing.
+		'export function render(text) { const message = table[text.key]; return message ? message(text.params ?? {}) : text.key; }'
+	].join('\n');
+}
+
 export function localeVariants(options: LocaleVariantOptions): Plugin {
 	const texts = new Map<string, Texts>();
 	const importsMessages = new Map<string, boolean>();
@@ -163,6 +178,11 @@ export function localeVariants(options: LocaleVariantOptions): Plugin {
 			importsMessages.delete(id);
 		},
 		async resolveId(source, importer) {
+			const area = CATALOGUE.exec(source)?.[1];
+			if (area) {
+				const locale = importer ? localeOfId(importer, options.baseLocale) : options.baseLocale;
+				return `\0i18n-catalogue:${area}:${locale}`;
+			}
 			const [path = '', query = ''] = source.split('?');
 			// In dev, the browser asks for a variant by its URL (/src/…): give it back its path.
 			if (VARIANT.test(path) && query === '') {
@@ -182,6 +202,16 @@ export function localeVariants(options: LocaleVariantOptions): Plugin {
 			return asked ? resolved : null;
 		},
 		load(id) {
+			const catalogue = CATALOGUE_ID.exec(id);
+			if (catalogue) {
+				const [, area = '', locale = ''] = catalogue;
+				const keys = Object.keys(textsOf(options.baseLocale)).filter((key) =>
+					key.startsWith(`${area}_`)
+				);
+				if (keys.length === 0)
+					this.error(`virtual:messages/${area}: no message starts with ${area}_`);
+				return catalogueModule(keys, join(options.outdir, 'messages', `${locale}.js`));
+			}
 			if (!VARIANT.test(id)) return null;
 			const file = fileOf(id);
 			const real = existsSync(file) ? file : join(root, file);

@@ -6,3 +6,9 @@ declare module '*.svelte?locale=zh-CN' {
 	const component: Component<any>;
 	export default component;
 }
+
+// An area's catalogue in the importer's language: every message whose key starts with the area.
+declare module 'virtual:messages/*' {
+	import type { Text } from '$lib/i18n/text';
+	export function render(text: Text): string;
+}
