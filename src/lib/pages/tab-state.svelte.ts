@@ -4,17 +4,15 @@ import { hostsOf } from '$lib/account-api/deployments';
 import { Playground } from '$lib/playground/playground.svelte';
 import { Sandbox } from '$lib/sandbox/sandbox.svelte';
 import { Sender } from '$lib/send/sender.svelte';
-import { VerifyDesk } from '$lib/verify/desk/desk.svelte';
 
 /**
- * What the pages work with: the signing page's inputs and what follows from them, the sandbox,
- * sending, and the verify page's desk. Both languages' pages share it, so switching keeps it all.
+ * What the signing page works with: the inputs and what follows from them, the sandbox, sending.
+ * Both languages' pages share it, so switching keeps it all (the verify page's desk: verify-tab.ts).
  */
 export interface TabState {
 	playground: Playground;
 	sandbox: Sandbox;
 	sender: Sender;
-	desk: VerifyDesk;
 }
 
 function createTabState(): TabState {
@@ -25,7 +23,7 @@ function createTabState(): TabState {
 		browser ? new URL(asset('/avatars/'), location.origin).href : undefined
 	);
 	const sender = new Sender(playground, sandbox, browser ? localStorage : null);
-	return { playground, sandbox, sender, desk: new VerifyDesk() };
+	return { playground, sandbox, sender };
 }
 
 // One per tab, outside any component: going to another page and back keeps everything typed, the
