@@ -14,10 +14,16 @@ import {
 	type ValueKind
 } from '$lib/mac';
 import { MAC_ERROR_TEXTS, macDetailText, macErrorText } from '$lib/i18n/mac-error-text';
-import * as chinese from '$lib/i18n/mac-error-text.ts?locale=zh-CN';
-import * as chinesePlayground from '$lib/playground/texts.ts?locale=zh-CN';
 import { urlNoteText } from '$lib/playground/texts';
-import { browserRewrites } from '$lib/mac';
+import { BASE_STRING_RULES, browserRewrites } from '$lib/mac';
+
+// The same text modules compiled in Chinese, as a Chinese page imports them (locale-variants.ts).
+const chinese = (await import('$lib/i18n/mac-error-text.ts?locale=zh-CN' as string)) as Awaited<
+	typeof import('$lib/i18n/mac-error-text')
+>;
+const chinesePlayground = (await import(
+	'$lib/playground/texts.ts?locale=zh-CN' as string
+)) as Awaited<typeof import('$lib/playground/texts')>;
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const KINDS: ValueKind[] = [
@@ -173,5 +179,17 @@ describe("the browser's URL rewrites, said by the playground", () => {
 		expect(text).toContain('空格 以 %20 发出');
 		expect(text).toContain("' 以 %27 发出");
 		expect(text).not.toMatch(/is sent|left out|resolved/);
+	});
+});
+
+describe("the base string's lines, said by the playground", () => {
+	const messages = JSON.parse(
+		readFileSync(join(ROOT, 'messages/playground/en.json'), 'utf8')
+	) as Record<string, string>;
+	it("are in English the core's own names and explanations", () => {
+		for (const rule of BASE_STRING_RULES) {
+			expect(messages[`playground_line_${rule.key}`], rule.key).toBe(rule.name);
+			expect(messages[`playground_line_${rule.key}_why`], rule.key).toBe(rule.explanation);
+		}
 	});
 });

@@ -1,6 +1,8 @@
 // What the playground's state says, in the page's language: the state holds codes and values
 // (playground.svelte.ts), and the components render them with these functions. A text module:
 // imported by a component, it is copied per language (src/lib/i18n/locale-variants.ts).
+// Where English differs, the test of the locale is written out at the spot: it compiles to a
+// constant comparison, so the English page carries none of the other branch.
 import { macErrorText } from '$lib/i18n/mac-error-text';
 import { m } from '$lib/paraglide/messages.js';
 import type { FieldMessage } from '$lib/ui/FieldNote.svelte';
@@ -13,16 +15,14 @@ import type {
 	UrlNote
 } from './playground.svelte';
 
-const english = () => m.frame_locale() === 'en';
-
 /** Sentences one after another: a space between them in English, none in Chinese. */
 export function sentences(parts: readonly string[]): string {
-	return parts.join(english() ? ' ' : '');
+	return parts.join(m.frame_locale() === 'en' ? ' ' : '');
 }
 
 /** "kid, mac_key and scopes": names the page lists, in its language. */
 export function listText(names: readonly string[]): string {
-	if (!english()) return names.join('、');
+	if (m.frame_locale() !== 'en') return names.join('、');
 	return names.length < 2
 		? names.join('')
 		: `${names.slice(0, -1).join(', ')} and ${names.at(-1) ?? ''}`;
@@ -92,7 +92,7 @@ export function fieldMessage(problem: FieldProblem | null | undefined): FieldMes
 
 /** One of the core's browserRewrites, in this language (its English as it is). */
 function rewriteText(change: string): string {
-	if (english()) return change;
+	if (m.frame_locale() === 'en') return change;
 	if (change === 'the host is sent in lower case') return m.playground_rewrite_host();
 	if (change === 'the empty path is sent as /') return m.playground_rewrite_empty_path();
 	if (change === 'tabs and line breaks are left out') return m.playground_rewrite_breaks();
