@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { operationForScopes, operationUrl } from '$lib/playground/operation';
+import { scopeReasonText } from '$lib/playground/texts';
 
 describe('operationForScopes', () => {
 	it('calls basic information when only basic_info was granted', () => {
@@ -14,7 +15,7 @@ describe('operationForScopes', () => {
 	it('names no operation without either scope, and says why', () => {
 		const choice = operationForScopes([]);
 		expect(choice.operation).toBeNull();
-		expect(choice.reason).toMatch(/No scope/);
+		expect(scopeReasonText(choice.reason)).toMatch(/No scope/);
 	});
 });
 

@@ -2,6 +2,8 @@ import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { Playground } from '$lib/playground/playground.svelte';
 import { PRESETS } from '$lib/playground/presets';
+import { fieldMessage, ignoredText, replacedText, urlNoteText } from '$lib/playground/texts';
+import { macErrorText } from '$lib/i18n/mac-error-text';
 
 const draft = PRESETS.find((preset) => preset.id === 'draft-example')!;
 
@@ -54,14 +56,14 @@ describe('Playground', () => {
 		playground.kid = '';
 		playground.macAlgorithm = 'hmac-sha-256';
 		expect(playground.blockingFields).toEqual(['kid', 'mac_algorithm']);
-		expect(playground.messages.mac_algorithm?.message).toMatch(/not supported/);
+		expect(fieldMessage(playground.messages.mac_algorithm)?.message).toMatch(/not supported/);
 		expect(await playground.signed).toBeNull();
 	});
 
 	it('signs a non-decimal ts exactly as typed, with a warning that does not block', async () => {
 		const playground = new Playground();
 		playground.setTs('1700000000000');
-		expect(playground.messages.ts).toEqual({
+		expect(fieldMessage(playground.messages.ts)).toEqual({
 			message: expect.stringMatching(/milliseconds/),
 			blocking: false
 		});
@@ -96,14 +98,14 @@ describe('Playground', () => {
 				scopeSet: ['basic_info']
 			})
 		);
-		expect(problem).toMatch(/mac_algorithm "rsa" is not supported/);
+		expect(problem && macErrorText(problem)).toMatch(/mac_algorithm "rsa" is not supported/);
 		expect(filled).toEqual(['kid', 'mac_key', 'mac_algorithm', 'token_type', 'scopes']);
 		expect([playground.kid, playground.macKey, playground.clientId]).toEqual([
 			'pasted',
 			'pk',
 			'kept'
 		]);
-		expect(playground.pasteCredential('{oops').problem).toMatch(/not JSON/);
+		expect(playground.pasteCredential('{oops').problem?.message).toMatch(/not JSON/);
 		expect(playground.kid).toBe('pasted');
 	});
 
@@ -124,7 +126,7 @@ describe('Playground', () => {
 			'logcat-key',
 			true
 		]);
-		expect(result.ignored).toBe(
+		expect(result.ignored && ignoredText(result.ignored)).toBe(
 			`Read the JSON object in the paste and ignored the text before it, “${prefix}”, and after it, “(•••)”.`
 		);
 	});
@@ -134,7 +136,9 @@ describe('Playground', () => {
 		playground.clientId = "it's";
 		expect(playground.url).toBe(`${__DOMESTIC_BASE_URL__}/account/profile/v1?client_id=it%27s`);
 		expect(playground.baseInput.uri).toBe('/account/profile/v1?client_id=it%27s');
-		expect(playground.urlNote).toMatch(/^' is sent as %27\. A browser rewrites the URL so/);
+		expect(playground.urlNote && urlNoteText(playground.urlNote)).toMatch(
+			/^' is sent as %27\. A browser rewrites the URL so/
+		);
 		const signed = await playground.signed;
 		expect(signed?.ok && signed.value.curl).toContain('?client_id=it%27s');
 
@@ -147,7 +151,7 @@ describe('Playground', () => {
 		playground.customUrl = "https://Open.TapAPIs.cn/account/basic-info/v1?client_id=a&state=it's";
 		expect(playground.url).toBe(playground.customUrl);
 		expect(playground.baseInput.uri).toBe('/account/basic-info/v1?client_id=a&state=it%27s');
-		expect(playground.urlNote).toBe(
+		expect(playground.urlNote && urlNoteText(playground.urlNote)).toBe(
 			"Goes out as https://open.tapapis.cn/account/basic-info/v1?client_id=a&state=it%27s: the host is sent in lower case, ' is sent as %27. A browser rewrites the URL so before sending it, and the curl command carries the rewritten URL, so Send and curl send the same bytes and the signature covers them."
 		);
 	});
@@ -159,7 +163,7 @@ describe('Playground: a credential the page puts in place of the user’s', () =
 		playground.pasteCredential(JSON.stringify({ kid: 'mine', mac_key: 'my-key' }));
 		playground.signOut();
 		expect([playground.kid, playground.macKey]).toEqual(['', '']);
-		expect(playground.replaced?.message).toMatch(/yours was kid mine/);
+		expect(playground.replaced && replacedText(playground.replaced)).toMatch(/yours was kid mine/);
 		playground.putBackCredential();
 		expect([playground.kid, playground.macKey]).toEqual(['mine', 'my-key']);
 
@@ -173,10 +177,10 @@ describe('Playground: a credential the page puts in place of the user’s', () =
 		playground.pasteCredential(JSON.stringify({ kid: 'mine', mac_key: 'my-key' }));
 		playground.useCredential(
 			{ kid: 'given', macKey: 'given-key', scopes: ['basic_info'], clientId: 'c1' },
-			'a test login'
+			'demo-basic'
 		);
-		expect(playground.replaced?.message).toBe(
-			'Signing with a test login (kid given, client_id c1), in place of yours (kid mine).'
+		expect(playground.replaced && replacedText(playground.replaced)).toBe(
+			"Signing with a fresh login of the sandbox's demo account with basic_info only (kid given, client_id c1), in place of yours (kid mine)."
 		);
 		expect([playground.kid, playground.clientId]).toEqual(['given', 'c1']);
 	});

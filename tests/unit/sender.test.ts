@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BASE_URLS, hostsOf } from '$lib/account-api/deployments';
 import { Playground } from '$lib/playground/playground.svelte';
+import { replacedText } from '$lib/playground/texts';
 import { Sandbox } from '$lib/sandbox/sandbox.svelte';
 import { explainResponse } from '$lib/send/explain';
 import { MAX_ATTEMPTS, RETRY_DELAY_MS, Sender } from '$lib/send/sender.svelte';
@@ -77,7 +78,7 @@ describe('Sender', () => {
 		expect(sender.result?.signedRequest.curl).toContain('id="real-kid"');
 		expect(sender.result?.explanation).toMatchObject({ kind: 'error', code: 'access_denied' });
 
-		playground.load({ id: 'demo', label: 'demo', ...DEMO });
+		playground.load({ id: 'demo', ...DEMO });
 		await sender.send();
 		expect(sender.result).toMatchObject({ kidUnknownToSandbox: false });
 		expect(sender.result?.outcome).toMatchObject({ status: 200 });
@@ -239,11 +240,11 @@ describe('Playground.logInAgain', () => {
 		expect(playground.kid).toMatch(/^demo-kid-profile-4f1c-\d+$/);
 		expect(playground.clientId).toBe('demo-client-0001');
 		expect(sandbox.issued(playground.kid)).toBe(true);
-		expect(playground.replaced?.message).toMatch(/in place of yours \(kid real-kid\)/);
+		expect(replacedText(playground.replaced!)).toMatch(/in place of yours \(kid real-kid\)/);
 
 		// A second login still keeps the user's own credential to put back.
 		await playground.logInAgain(sandbox);
-		expect(playground.replaced?.message).toMatch(/in place of yours \(kid real-kid\)/);
+		expect(replacedText(playground.replaced!)).toMatch(/in place of yours \(kid real-kid\)/);
 		playground.putBackCredential();
 		expect([playground.kid, playground.macKey, playground.clientId]).toEqual([
 			'real-kid',

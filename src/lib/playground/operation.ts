@@ -1,7 +1,7 @@
 /** The two read operations (spec §4) and where they live under a deployment's base URL. */
 export const OPERATIONS = {
-	'basic-info': { path: '/account/basic-info/v1', label: 'Basic information (§4.1)' },
-	profile: { path: '/account/profile/v1', label: 'Detailed profile (§4.2)' }
+	'basic-info': { path: '/account/basic-info/v1' },
+	profile: { path: '/account/profile/v1' }
 } as const;
 
 export type Operation = keyof typeof OPERATIONS;
@@ -9,29 +9,23 @@ export type Operation = keyof typeof OPERATIONS;
 export const SCOPES = ['basic_info', 'public_profile'] as const;
 export type Scope = (typeof SCOPES)[number];
 
+/** Why the scope rule chose as it did; the page says it in its language. */
+export type ScopeReason = 'public_profile' | 'basic_info_only' | 'no_scope';
+
 export interface OperationChoice {
 	operation: Operation | null;
-	reason: string;
+	reason: ScopeReason;
 }
 
 /** Spec §1's rule: public_profile → the profile; only basic_info → basic information. */
 export function operationForScopes(scopes: readonly string[]): OperationChoice {
 	if (scopes.includes('public_profile')) {
-		return {
-			operation: 'profile',
-			reason: 'public_profile was granted, so the detailed profile is called.'
-		};
+		return { operation: 'profile', reason: 'public_profile' };
 	}
 	if (scopes.includes('basic_info')) {
-		return {
-			operation: 'basic-info',
-			reason: 'Only basic_info was granted, so basic information is called.'
-		};
+		return { operation: 'basic-info', reason: 'basic_info_only' };
 	}
-	return {
-		operation: null,
-		reason: 'No scope is granted: the spec names no operation without basic_info or public_profile.'
-	};
+	return { operation: null, reason: 'no_scope' };
 }
 
 /** The full URL of an operation: the base URL without trailing slashes, the path, and client_id encoded once. */

@@ -9,6 +9,7 @@ import {
 	isSupportedAlgorithm,
 	isTimestamp,
 	MAC_ALGORITHM,
+	MacInputError,
 	parseCredential,
 	pastedJson,
 	randomNonce,
@@ -23,9 +24,7 @@ import {
 	type NonceKind
 } from '$lib/mac';
 import { BASE_URLS, type Region } from '$lib/account-api/deployments';
-import { DEMO_ACCOUNTS } from '$lib/sandbox/accounts';
 import type { Sandbox } from '$lib/sandbox/sandbox.svelte';
-import type { FieldMessage } from '$lib/ui/FieldNote.svelte';
 import { FocusRequests } from '$lib/ui/focus-requests.svelte';
 import { LiveClock } from '$lib/ui/live-clock.svelte';
 import { Settled } from '$lib/ui/settled.svelte';
@@ -35,35 +34,70 @@ import {
 	operationUrl,
 	SCOPES,
 	type Operation,
-	type Scope
+	type Scope,
+	type ScopeReason
 } from './operation';
 import { signOutputs, type SignedOutputs } from './outputs';
 import { DEFAULT_PRESET, type Preset } from './presets';
+
+// What the playground says is held here in no language, as codes and values; the page renders it
+// in its own (texts.ts).
+
+/** A note at a field. */
+export type PlaygroundNote =
+	| {
+			code:
+				| 'kid_empty'
+				| 'mac_key_empty'
+				| 'nonce_empty'
+				| 'ts_not_decimal'
+				| 'ts_milliseconds'
+				| 'client_id_empty';
+	  }
+	| { code: 'algorithm_unsupported'; algorithm: string; supported: string }
+	| { code: 'scope'; reason: ScopeReason }
+	| { code: 'error'; error: MacInputError };
+
+/** A field's note; a blocking one marks the field invalid and stops what depends on it. */
+export interface FieldProblem {
+	note: PlaygroundNote;
+	blocking: boolean;
+}
+
+/** The text around a pasted JSON object that was not read: short, and never with the mac_key. */
+export interface IgnoredText {
+	before: string | null;
+	after: string | null;
+}
 
 /** What pasting an SDK login result did. */
 export interface CredentialPasteResult {
 	/** The fields filled, in the spec's names. */
 	filled: string[];
 	/** What could not be used, or null. */
-	problem: string | null;
-	/** The text around the JSON object that was not read, in words; null when there was none. */
-	ignored: string | null;
+	problem: MacInputError | null;
+	/** The text around the JSON object that was not read; null when there was none. */
+	ignored: IgnoredText | null;
 }
 
-/** A piece of ignored text for a message: short, and never with the mac_key in it. */
-function shown(text: string, secret: string | undefined): string {
+/** Why the URL that goes out differs from the one written. */
+export interface UrlNote {
+	/** The URL as it goes out, when the user typed it by hand; null for a composed one. */
+	sentAs: string | null;
+	/** What a browser's URL parser changes, in the core's words (browserRewrites). */
+	changes: string[];
+}
+
+/** A piece of ignored text: short, and never with the mac_key in it. */
+function shown(text: string, secret: string | undefined): string | null {
+	if (text === '') return null;
 	const safe = secret ? text.split(secret).join('•••') : text;
-	return `“${safe.length > 90 ? `${safe.slice(0, 90)}…` : safe}”`;
+	return safe.length > 90 ? `${safe.slice(0, 90)}…` : safe;
 }
 
-function ignoredText(pasted: PastedJson, secret: string | undefined): string | null {
-	const parts = [
-		pasted.before && `before it, ${shown(pasted.before, secret)}`,
-		pasted.after && `after it, ${shown(pasted.after, secret)}`
-	].filter(Boolean);
-	return parts.length === 0
-		? null
-		: `Read the JSON object in the paste and ignored the text ${parts.join(', and ')}.`;
+function ignoredText(pasted: PastedJson, secret: string | undefined): IgnoredText | null {
+	const ignored = { before: shown(pasted.before, secret), after: shown(pasted.after, secret) };
+	return ignored.before === null && ignored.after === null ? null : ignored;
 }
 export type Shell = 'bash' | 'cmd' | 'powershell';
 
@@ -77,16 +111,21 @@ export interface CredentialSnapshot {
 	clientId: string;
 }
 
+/** What put another credential in place of the user's: signing out, or a sandbox login. */
+export type Replacement =
+	| { kind: 'signed_out'; yours: string }
+	| { kind: 'login'; account: string; kid: string; clientId: string; yours: string };
+
 /** A credential the page put in place of the user's, with what it replaced, to put back. */
 export interface ReplacedCredential {
-	/** What happened, in a sentence. */
-	message: string;
+	/** What happened; `yours` is the kid of the user's credential. */
+	by: Replacement;
 	previous: CredentialSnapshot;
 }
 
-function problem(compute: () => void): string | null {
+function problem(compute: () => void): PlaygroundNote | null {
 	const outcome = attempt(compute);
-	return outcome.ok ? null : outcome.error.message;
+	return outcome.ok ? null : { code: 'error', error: outcome.error };
 }
 
 /**
@@ -158,12 +197,10 @@ export class Playground {
 		this.customUrl ?? (this.target.ok ? this.target.value.href : this.composedUrl)
 	);
 	/** Why the URL that goes out differs from the one written, or null when it does not. */
-	readonly urlNote = $derived.by(() => {
-		const rewrites = browserRewrites(this.writtenUrl);
-		if (!this.target.ok || rewrites.length === 0) return null;
-		const sent = this.customUrl === null ? '' : `Goes out as ${this.target.value.href}: `;
-		const changes = rewrites.join(', ');
-		return `${sent}${sent === '' ? changes.charAt(0).toUpperCase() + changes.slice(1) : changes}. A browser rewrites the URL so before sending it, and the curl command carries the rewritten URL, so Send and curl send the same bytes and the signature covers them.`;
+	readonly urlNote: UrlNote | null = $derived.by(() => {
+		const changes = browserRewrites(this.writtenUrl);
+		if (!this.target.ok || changes.length === 0) return null;
+		return { sentAs: this.customUrl === null ? null : this.target.value.href, changes };
 	});
 
 	readonly ts = $derived(
@@ -185,49 +222,43 @@ export class Playground {
 
 	/** Messages keyed by the field they belong to; blocking ones stop the header from being built. */
 	readonly messages = $derived.by(() => {
-		const messages: Partial<Record<string, FieldMessage>> = {};
-		const add = (field: string, message: string | null, blocking = true) => {
-			if (message) messages[field] = { message, blocking };
+		const messages: Partial<Record<string, FieldProblem>> = {};
+		const add = (field: string, note: PlaygroundNote | null, blocking = true) => {
+			if (note) messages[field] = { note, blocking };
 		};
 		add(
 			'kid',
-			this.kid === ''
-				? 'kid is empty: copy it from the SDK login result.'
-				: problem(() => checkHeaderValue('kid', this.kid))
+			this.kid === '' ? { code: 'kid_empty' } : problem(() => checkHeaderValue('kid', this.kid))
 		);
-		add(
-			'mac_key',
-			this.macKey === '' ? 'mac_key is empty: copy it from the SDK login result.' : null
-		);
+		add('mac_key', this.macKey === '' ? { code: 'mac_key_empty' } : null);
 		add(
 			'mac_algorithm',
 			isSupportedAlgorithm(this.macAlgorithm)
 				? null
-				: `"${this.macAlgorithm}" is not supported: the service signs with ${MAC_ALGORITHM} only.`
+				: { code: 'algorithm_unsupported', algorithm: this.macAlgorithm, supported: MAC_ALGORITHM }
 		);
 		add(
 			'nonce',
 			this.nonce === ''
-				? 'nonce is empty: generate one or type one.'
+				? { code: 'nonce_empty' }
 				: problem(() => checkHeaderValue('nonce', this.nonce))
 		);
 		add(
 			'ts',
 			problem(() => checkHeaderValue('ts', this.ts))
 		);
-		if (!messages.ts && !isTimestamp(this.ts))
-			add(
-				'ts',
-				'Not decimal whole seconds: the service will reject it. It is signed exactly as typed.',
-				false
-			);
+		if (!messages.ts && !isTimestamp(this.ts)) add('ts', { code: 'ts_not_decimal' }, false);
 		else if (!messages.ts && this.ts.replace(/^0+/, '').length > 11)
-			add('ts', 'This looks like milliseconds; ts is in seconds.', false);
-		if (this.operation === null && this.customUrl === null) add('operation', this.scopeRule.reason);
+			add('ts', { code: 'ts_milliseconds' }, false);
+		if (this.operation === null && this.customUrl === null)
+			add('operation', { code: 'scope', reason: this.scopeRule.reason });
 		else if (!this.target.ok)
-			add(this.customUrl === null ? 'base_url' : 'url', this.target.error.message);
+			add(this.customUrl === null ? 'base_url' : 'url', {
+				code: 'error',
+				error: this.target.error
+			});
 		if (this.customUrl === null && this.clientId.trim() === '') {
-			add('client_id', 'client_id is empty: the service answers invalid_request.', false);
+			add('client_id', { code: 'client_id_empty' }, false);
 		}
 		return messages;
 	});
@@ -286,15 +317,22 @@ export class Playground {
 	 */
 	pasteCredential(text: string): CredentialPasteResult {
 		let credential: Partial<Credential>;
-		let problem: string | null = null;
+		let problem: MacInputError | null = null;
 		try {
 			credential = parseCredential(text);
 		} catch (error) {
-			const message = error instanceof Error ? error.message : String(error);
-			if (!(error instanceof CredentialError))
-				return { filled: [], problem: message, ignored: null };
+			if (!(error instanceof CredentialError)) {
+				const thrown =
+					error instanceof MacInputError
+						? error
+						: new MacInputError(
+								'credential',
+								error instanceof Error ? error.message : String(error)
+							);
+				return { filled: [], problem: thrown, ignored: null };
+			}
 			credential = error.partial;
-			problem = message;
+			problem = error;
 		}
 		// What the user pastes is theirs: a credential the page put in place earlier is forgotten.
 		this.replaced = null;
@@ -342,26 +380,26 @@ export class Playground {
 	 */
 	signOut(): void {
 		if (this.kid === '' && this.macKey === '') return;
-		const yours = this.replaced?.previous.kid ?? this.kid;
-		this.#keepToPutBack(
-			`Signed out locally: kid and mac_key are empty (yours was kid ${yours || '(empty)'}).`
-		);
+		this.#keepToPutBack({ kind: 'signed_out', yours: this.replaced?.previous.kid ?? this.kid });
 		this.kid = '';
 		this.macKey = '';
 	}
 
 	/**
-	 * Signs with a credential the page obtained (a sandbox login), saying so and keeping the user's
-	 * own to put back.
+	 * Signs with a credential the page obtained (a sandbox login of the demo account `account`, by
+	 * its id), saying so and keeping the user's own to put back.
 	 */
 	useCredential(
 		credential: { kid: string; macKey: string; scopes: readonly string[]; clientId: string },
-		from: string
+		account: string
 	): void {
-		const yours = this.replaced?.previous.kid ?? this.kid;
-		this.#keepToPutBack(
-			`Signing with ${from} (kid ${credential.kid}, client_id ${credential.clientId}), in place of yours (kid ${yours || '(empty)'}).`
-		);
+		this.#keepToPutBack({
+			kind: 'login',
+			account,
+			kid: credential.kid,
+			clientId: credential.clientId,
+			yours: this.replaced?.previous.kid ?? this.kid
+		});
 		this.kid = credential.kid;
 		this.macKey = credential.macKey;
 		this.macAlgorithm = MAC_ALGORITHM;
@@ -379,8 +417,7 @@ export class Playground {
 	 */
 	async logInAgain(sandbox: Pick<Sandbox, 'login'>, kid: string = this.kid): Promise<void> {
 		const token = await sandbox.login(kid);
-		const label = DEMO_ACCOUNTS.find((account) => account.id === token.accountId)?.label ?? '';
-		this.useCredential(token, `a fresh login of the sandbox's ${label.toLowerCase()}`);
+		this.useCredential(token, token.accountId);
 	}
 
 	/** Puts back the credential a sandbox login or signing out replaced. */
@@ -397,9 +434,9 @@ export class Playground {
 	}
 
 	/** The first replacement keeps the user's credential; later ones keep that same one. */
-	#keepToPutBack(message: string): void {
+	#keepToPutBack(by: Replacement): void {
 		this.replaced = {
-			message,
+			by,
 			previous: this.replaced?.previous ?? {
 				kid: this.kid,
 				macKey: this.macKey,

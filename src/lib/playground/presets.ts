@@ -3,8 +3,8 @@ import { SCOPES, type Scope } from './operation';
 
 /** A complete set of playground inputs that a user can load with one click. */
 export interface Preset {
+	/** Names the preset: the page shows its name in its language (texts.ts). */
 	id: string;
-	label: string;
 	kid: string;
 	macKey: string;
 	scopes: Scope[];
@@ -20,7 +20,6 @@ export interface Preset {
 export const PRESETS: readonly Preset[] = [
 	...DEMO_ACCOUNTS.map((account) => ({
 		id: account.id,
-		label: account.label,
 		kid: account.kid,
 		macKey: account.macKey,
 		scopes: account.scopes.filter((scope): scope is Scope =>
@@ -30,7 +29,6 @@ export const PRESETS: readonly Preset[] = [
 	})),
 	{
 		id: 'draft-example',
-		label: 'Worked example of the draft (§1.1)',
 		kid: 'h480djs93hd8',
 		macKey: '489dks293j39',
 		scopes: ['basic_info'],
