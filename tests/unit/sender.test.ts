@@ -5,6 +5,7 @@ import { replacedText } from '$lib/playground/texts';
 import { Sandbox } from '$lib/sandbox/sandbox.svelte';
 import { explainResponse } from '$lib/send/explain';
 import { MAX_ATTEMPTS, RETRY_DELAY_MS, Sender } from '$lib/send/sender.svelte';
+import { render } from 'virtual:messages/status';
 
 const HOSTS = hostsOf(Object.values(BASE_URLS));
 
@@ -170,7 +171,9 @@ describe('Sender: requests not to resubmit', () => {
 		playground.operationOverride = 'profile';
 		await sender.send();
 		expect(sender.result?.explanation).toMatchObject({ kind: 'error', code: 'forbidden' });
-		expect(sender.cannotSend).toMatch(/answered forbidden to this exact request/);
+		expect(sender.cannotSend && render(sender.cannotSend)).toMatch(
+			/answered forbidden to this exact request/
+		);
 
 		const before = sender.result;
 		await sender.send();
@@ -188,7 +191,7 @@ describe('Sender: requests not to resubmit', () => {
 		playground.customUrl = `${BASE_URLS.domestic}/account/nothing/v1?client_id=demo-client-0001`;
 		await sender.send();
 		expect(sender.result?.explanation).toMatchObject({ kind: 'error', code: 'not_found' });
-		expect(sender.cannotSend).toMatch(/answered not_found/);
+		expect(sender.cannotSend && render(sender.cannotSend)).toMatch(/answered not_found/);
 		await sender.send();
 		expect(sender.attempts).toHaveLength(1);
 

@@ -210,7 +210,12 @@ export function localeVariants(options: LocaleVariantOptions): Plugin {
 				);
 				if (keys.length === 0)
 					this.error(`virtual:messages/${area}: no message starts with ${area}_`);
-				return catalogueModule(keys, join(options.outdir, 'messages', `${locale}.js`));
+				// Its own copy of the locale module: Rollup keeps a module in one chunk, and the shared one
+				// loads with every page, which would bring along every message of a lazily used catalogue.
+				return catalogueModule(
+					keys,
+					`${join(options.outdir, 'messages', `${locale}.js`)}?catalogue=${area}`
+				);
 			}
 			if (!VARIANT.test(id)) return null;
 			const file = fileOf(id);

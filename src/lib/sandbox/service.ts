@@ -28,6 +28,14 @@ const STATUS_TEXT: Record<number, string> = {
 /** Thrown when the request's host is not one the sandbox answers for: as if DNS found nothing. */
 export class SandboxUnreachable extends Error {
 	override name = 'SandboxUnreachable';
+	constructor(
+		/** The hosts the sandbox answers for. */
+		readonly hosts: readonly string[],
+		/** The host that was asked for. */
+		readonly host: string
+	) {
+		super(`The sandbox answers only for ${hosts.join(' and ')}, not ${host}.`);
+	}
 }
 
 export interface SandboxOptions {
@@ -58,9 +66,7 @@ export class SandboxService {
 	async handle(request: Request, target?: string): Promise<Response> {
 		const url = new URL(request.url);
 		if (!this.options.hosts().includes(url.hostname)) {
-			throw new SandboxUnreachable(
-				`The sandbox answers only for ${this.options.hosts().join(' and ')}, not ${url.hostname}.`
-			);
+			throw new SandboxUnreachable(this.options.hosts(), url.hostname);
 		}
 		const now = this.now();
 		if (this.state.failNext > 0) {

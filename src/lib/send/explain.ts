@@ -1,17 +1,21 @@
-import {
-	ERROR_CODES,
-	FIELD_MEANINGS,
-	isErrorCode,
-	type ErrorCode
-} from '../account-api/error-codes';
+import { ERROR_CODES, isErrorCode, type ErrorCode } from '../account-api/error-codes';
+import { text, type Text } from '../i18n/text';
 import { isTimestamp } from '../mac/ts-nonce';
 import { readBody, type ErrorObject } from '../account-api/envelope';
 
 export interface FieldExplanation {
 	name: string;
 	value: string;
-	meaning: string;
+	meaning: Text;
 }
+
+/** The §2 fields of a successful response, with their meanings. */
+const FIELD_MEANINGS: Readonly<Record<string, Text>> = {
+	openid: text('status_field_openid'),
+	unionid: text('status_field_unionid'),
+	name: text('status_field_name'),
+	avatar: text('status_field_avatar')
+};
 
 export type Explanation =
 	| { kind: 'success'; fields: FieldExplanation[]; wrapped: boolean }
@@ -30,8 +34,8 @@ export type Explanation =
 			/** The ts sent minus the server's time, in whole seconds, when both are known. */
 			tsOffsetSeconds: number | null;
 	  }
-	| { kind: 'unknown-code'; error: ErrorObject; message: string }
-	| { kind: 'unreadable'; message: string };
+	| { kind: 'unknown-code'; error: ErrorObject; message: Text }
+	| { kind: 'unreadable'; message: Text };
 
 export interface ExplainInput {
 	status?: number;
@@ -89,21 +93,21 @@ export function measuredClockOffset(
 /** What a response means for the client, in the terms of spec §7. */
 export function explainResponse(input: ExplainInput): Explanation {
 	const read = readBody(input.body);
-	const status = input.status === undefined ? '' : ` (HTTP ${input.status})`;
+	const status = input.status;
 	switch (read.kind) {
 		case 'data': {
 			if (input.status !== undefined && input.status >= 400) {
 				return {
 					kind: 'unreadable',
-					message: `The status is ${input.status}, but the body holds no error object.`
+					message: text('status_no_error_object', { status: input.status })
 				};
 			}
 			const fields = Object.entries(read.data).map(([name, value]) => ({
 				name,
 				value: typeof value === 'string' ? value : showValue(value),
-				meaning: Object.hasOwn(FIELD_MEANINGS, name)
-					? (FIELD_MEANINGS[name] ?? '')
-					: 'Not a field of spec §2.'
+				meaning:
+					(Object.hasOwn(FIELD_MEANINGS, name) ? FIELD_MEANINGS[name] : undefined) ??
+					text('status_field_unknown')
 			}));
 			return { kind: 'success', fields, wrapped: read.wrapped };
 		}
@@ -112,7 +116,10 @@ export function explainResponse(input: ExplainInput): Explanation {
 				return {
 					kind: 'unknown-code',
 					error: read.error,
-					message: `"${read.error.error}" is not one of the seven error codes of spec §7${status}. Read its description, and ask the service's operator what it means.`
+					message:
+						status === undefined
+							? text('status_unknown_code', { code: read.error.error })
+							: text('status_unknown_code_http', { code: read.error.error, status })
 				};
 			}
 			const received = input.receivedAtMs;
@@ -140,18 +147,40 @@ export function explainResponse(input: ExplainInput): Explanation {
 			};
 		}
 		case 'empty':
-			return { kind: 'unreadable', message: `The response has no body${status}.` };
-		case 'html':
 			return {
 				kind: 'unreadable',
-				message: `The body is an HTML page${read.title ? ` ("${read.title}")` : ''}, not the service's JSON${status}: a gateway, proxy or load balancer answered, not the service.`
+				message:
+					status === undefined
+						? text('status_body_empty')
+						: text('status_body_empty_http', { status })
 			};
+		case 'html': {
+			const title = read.title;
+			const message =
+				title === null
+					? status === undefined
+						? text('status_body_html')
+						: text('status_body_html_http', { status })
+					: status === undefined
+						? text('status_body_html_titled', { title })
+						: text('status_body_html_titled_http', { title, status });
+			return { kind: 'unreadable', message };
+		}
 		case 'not-json':
-			return { kind: 'unreadable', message: `The body is not JSON${status}: "${read.excerpt}".` };
+			return {
+				kind: 'unreadable',
+				message:
+					status === undefined
+						? text('status_body_not_json', { excerpt: read.excerpt })
+						: text('status_body_not_json_http', { excerpt: read.excerpt, status })
+			};
 		case 'unexpected-json':
 			return {
 				kind: 'unreadable',
-				message: `The body is JSON but neither a result nor an error object${status}: ${read.excerpt}`
+				message:
+					status === undefined
+						? text('status_body_unexpected', { excerpt: read.excerpt })
+						: text('status_body_unexpected_http', { excerpt: read.excerpt, status })
 			};
 	}
 }

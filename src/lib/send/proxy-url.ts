@@ -1,5 +1,19 @@
 import { MacInputError } from '../mac/errors';
 
+/** What is wrong with a relay address: none typed, not http(s), or no URL with the upstream in it. */
+export type ProxyProblem = 'empty' | 'scheme' | 'invalid';
+
+/** A relay address the page cannot use; `problem` says why in no language (the message in English). */
+export class ProxySettingError extends MacInputError {
+	constructor(
+		readonly problem: ProxyProblem,
+		readonly setting: string,
+		message: string
+	) {
+		super('proxy', message);
+	}
+}
+
 /**
  * The URL that goes to a relay for an upstream URL. A setting with `{url}` is a template that takes
  * the upstream URL encoded; any other setting is a prefix that the upstream URL is appended to as is.
@@ -7,12 +21,17 @@ import { MacInputError } from '../mac/errors';
 export function proxyRequestUrl(setting: string, upstreamUrl: string): string {
 	const text = setting.trim();
 	if (text === '')
-		throw new MacInputError(
-			'proxy',
+		throw new ProxySettingError(
+			'empty',
+			text,
 			"Enter the relay's address, e.g. http://127.0.0.1:8787/ (start one with npm run proxy)."
 		);
 	if (!/^https?:\/\//i.test(text))
-		throw new MacInputError('proxy', "The relay's address must start with http:// or https://.");
+		throw new ProxySettingError(
+			'scheme',
+			text,
+			"The relay's address must start with http:// or https://."
+		);
 	try {
 		// encodeURIComponent throws on a lone surrogate, new URL on what is no URL: both are bad input.
 		const url = text.includes('{url}')
@@ -21,6 +40,6 @@ export function proxyRequestUrl(setting: string, upstreamUrl: string): string {
 		new URL(url);
 		return url;
 	} catch {
-		throw new MacInputError('proxy', `"${text}" does not make a valid URL.`);
+		throw new ProxySettingError('invalid', text, `"${text}" does not make a valid URL.`);
 	}
 }

@@ -1,3 +1,4 @@
+import { text, type Text } from '../i18n/text';
 import { RELAY_ERROR_HEADER } from '../relay/protocol';
 
 export type Target = 'sandbox' | 'proxy' | 'direct';
@@ -27,17 +28,26 @@ export type SendOutcome =
 	| {
 			kind: 'fault';
 			fault: 'timeout' | 'unreachable' | 'redirect';
-			message: string;
+			message: Text;
 			elapsedMs: number;
 	  };
 
-const ADVICE: Record<Target, string> = {
-	sandbox: '',
-	proxy:
-		"Is the relay running (npm run proxy), and does it allow this page's origin (--allow-origin)? The browser does not say which: a relay that is down and one that refuses the origin look the same from here.",
-	direct:
-		'The browser blocked the call or could not connect. The service answers no CORS preflight, so a browser cannot call it directly: choose Proxy and run a relay (npm run proxy), or copy the curl command and run it in a terminal.'
+/** The request did not get through: what to check, for each target. */
+const NOT_THROUGH: Record<Target, Text> = {
+	sandbox: text('status_not_through'),
+	proxy: text('status_not_through_proxy'),
+	direct: text('status_not_through_direct')
 };
+
+/** The sandbox does not serve the host asked for: as if DNS found nothing. */
+function sandboxUnreachable(error: Error): Text {
+	const { hosts, host } = error as Error & { hosts?: readonly string[]; host?: string };
+	if (!hosts || host === undefined) return text('status_not_through');
+	const [first = '', second = ''] = hosts;
+	return hosts.length === 2
+		? text('status_sandbox_two_hosts', { first, second, host })
+		: text('status_sandbox_hosts', { hosts: hosts.join(', '), host });
+}
 
 /** Sends one GET and reports what came back, or a fault in plain words. Never throws. */
 export async function sendRequest(input: SendInput): Promise<SendOutcome> {
@@ -65,18 +75,24 @@ export async function sendRequest(input: SendInput): Promise<SendOutcome> {
 			return {
 				kind: 'fault',
 				fault: 'timeout',
-				message:
-					`No answer within ${timeoutMs / 1000} s. ${input.target === 'proxy' ? 'The relay or the service behind it is too slow or stuck.' : ''}`.trim(),
+				message: text(input.target === 'proxy' ? 'status_timeout_proxy' : 'status_timeout', {
+					seconds: timeoutMs / 1000
+				}),
 				elapsedMs: elapsed()
 			};
 		}
 		// By name, not class: the sandbox's code is loaded on first use, apart from this module.
 		if (error instanceof Error && error.name === 'SandboxUnreachable')
-			return { kind: 'fault', fault: 'unreachable', message: error.message, elapsedMs: elapsed() };
+			return {
+				kind: 'fault',
+				fault: 'unreachable',
+				message: sandboxUnreachable(error),
+				elapsedMs: elapsed()
+			};
 		return {
 			kind: 'fault',
 			fault: 'unreachable',
-			message: `The request did not get through. ${ADVICE[input.target]}`,
+			message: NOT_THROUGH[input.target],
 			elapsedMs: elapsed()
 		};
 	}
@@ -84,8 +100,7 @@ export async function sendRequest(input: SendInput): Promise<SendOutcome> {
 		return {
 			kind: 'fault',
 			fault: 'redirect',
-			message:
-				'The server answered with a redirect, which this page does not follow: the Authorization header is meant for this host only.',
+			message: text('status_redirect'),
 			elapsedMs: elapsed()
 		};
 	}
@@ -96,7 +111,7 @@ export async function sendRequest(input: SendInput): Promise<SendOutcome> {
 		return {
 			kind: 'fault',
 			fault: 'timeout',
-			message: 'The response stopped before its body was complete.',
+			message: text('status_incomplete'),
 			elapsedMs: elapsed()
 		};
 	}

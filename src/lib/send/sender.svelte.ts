@@ -1,17 +1,12 @@
 import { createContext } from 'svelte';
+import { text, type Text } from '../i18n/text';
 import { attempt, type Outcome } from '../mac/errors';
 import type { Playground } from '../playground/playground.svelte';
 import type { Sandbox } from '../sandbox/sandbox.svelte';
 import { FocusRequests } from '../ui/focus-requests.svelte';
 import type { Explanation } from './explain';
-import { proxyRequestUrl } from './proxy-url';
+import { proxyRequestUrl, ProxySettingError } from './proxy-url';
 import type { SendOutcome, Target } from './send';
-
-export const TARGET_LABELS: Record<Target, string> = {
-	sandbox: 'Sandbox',
-	proxy: 'Proxy',
-	direct: 'Direct'
-};
 
 /** Spec §7 and §8: at most 3 attempts after server_error. */
 export const MAX_ATTEMPTS = 3;
@@ -22,7 +17,7 @@ const PROXY_SETTING_KEY = 'mac-playground:proxy-setting';
 export interface Attempt {
 	number: number;
 	atMs: number;
-	summary: string;
+	summary: Text;
 	serverError: boolean;
 }
 
@@ -40,10 +35,25 @@ export interface SendResult {
 	explanation: Explanation | null;
 }
 
-function summarize(outcome: SendOutcome, explanation: Explanation | null): string {
+function summarize(outcome: SendOutcome, explanation: Explanation | null): Text {
 	if (outcome.kind === 'fault') return outcome.message;
-	const code = explanation?.kind === 'error' ? ` ${explanation.code}` : '';
-	return `${outcome.status}${code} in ${outcome.elapsedMs} ms`;
+	const { status, elapsedMs: ms } = outcome;
+	return explanation?.kind === 'error'
+		? text('status_attempt_error', { status, code: explanation.code, ms })
+		: text('status_attempt', { status, ms });
+}
+
+/** What is wrong with the relay's address, in words for the person who typed it. */
+export function proxyProblem(error: Error): Text {
+	if (!(error instanceof ProxySettingError)) return text('status_proxy_scheme');
+	switch (error.problem) {
+		case 'empty':
+			return text('status_proxy_empty');
+		case 'scheme':
+			return text('status_proxy_scheme');
+		case 'invalid':
+			return text('status_proxy_invalid', { setting: error.setting });
+	}
 }
 
 /** Sending the playground's request: the target, the retries after server_error, and what came back. */
@@ -95,14 +105,12 @@ export class Sender {
 	/** Whether the answer on screen came from the target chosen now. */
 	readonly resultIsCurrent = $derived(this.result?.target === this.target);
 	/** Why Send is unavailable right now, or null. */
-	readonly cannotSend: string | null = $derived.by(() => {
+	readonly cannotSend: Text | null = $derived.by(() => {
 		if (this.#playground.blockingFields.length > 0)
-			return `Fix ${this.#playground.blockingFields.join(', ')} first.`;
+			return text('status_fix_first', { fields: this.#playground.blockingFields.join(', ') });
 		if (this.target === 'proxy' && this.proxyUrl && !this.proxyUrl.ok)
-			return this.proxyUrl.error.message;
-		if (this.isRefused) {
-			return `The service answered ${this.refused?.code} to this exact request, and spec §7 says not to send it again. Change the request to send.`;
-		}
+			return proxyProblem(this.proxyUrl.error);
+		if (this.isRefused) return text('status_refused', { code: this.refused?.code ?? '' });
 		return null;
 	});
 
