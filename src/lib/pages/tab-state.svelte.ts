@@ -34,6 +34,8 @@ let tab: TabState | null = null;
 /** The tab's state in the browser; on the server (prerendering) each render starts fresh. */
 export function tabState(): TabState {
 	if (!browser) return createTabState();
-	tab ??= createTabState();
-	return tab;
+	// Made under a root of its own, not under the page that asks first: Svelte stops updating the
+	// deriveds of a component that is gone, so state owned by that page would go stale on the next.
+	if (!tab) $effect.root(() => void (tab = createTabState()));
+	return tab!;
 }

@@ -1,6 +1,9 @@
 // Stage 3, the case: what leaves the page (a case file for the ticket, a share link without the
-// mac_key) and what arrives from the signing page in the tab's memory.
+// mac_key) and what arrives from the signing page in the tab's memory. The case file is written in
+// the language of the page that imports this module (a copy per language); the kid stays masked in
+// every language.
 import { authorizationHeader, type MacHeaderParams } from '$lib/mac';
+import { m } from '$lib/paraglide/messages.js';
 import type { ClockCheck } from '../diagnosis/clock-check';
 import type { Diagnosis } from '../diagnosis/verdict';
 import type { SignedRequestKind } from '../paste/parse-signed-request';
@@ -33,15 +36,15 @@ export interface TestVector {
 	expected_mac: string;
 }
 
-// The kinds are identifiers; a ticket reader needs words. The first three already read as words,
-// and stay as they were so that earlier case files and their readers still agree.
+// The kinds are identifiers; a ticket reader needs words. In English the first three already read as
+// words, and stay as they were so that earlier case files and their readers still agree.
 const PASTED_AS: Record<SignedRequestKind, string> = {
-	header: 'header',
-	curl: 'curl',
-	raw: 'raw',
-	har: 'HAR file',
-	fetch: 'fetch call',
-	powershell: 'PowerShell'
+	header: m.verify_case_kind_header(),
+	curl: m.verify_case_kind_curl(),
+	raw: m.verify_case_kind_raw(),
+	har: m.verify_case_kind_har(),
+	fetch: m.verify_case_kind_fetch(),
+	powershell: m.verify_case_kind_powershell()
 };
 
 /** First 4 and last 2 characters of a long kid, which is enough to tell two tokens apart. */
@@ -111,40 +114,41 @@ export function caseFileMarkdown(input: CaseInput, options: CaseOptions = {}): s
 	const revealKid = options.revealKid ?? false;
 	const { diagnosis } = input;
 	const params = shownParams(input.authorization, revealKid);
+	const header = code(headerText(params));
 	const out: string[] = [
-		'# MAC signature case',
+		`# ${m.verify_case_title()}`,
 		'',
-		`Created ${(options.createdAt ?? new Date()).toISOString()}. The mac_key is not in this file.`,
+		m.verify_case_created({ time: (options.createdAt ?? new Date()).toISOString() }),
 		'',
-		'## Request',
+		`## ${m.verify_case_request()}`,
 		'',
-		`- Method: ${code(input.method.toUpperCase())}`,
-		`- URL: ${code(input.url)}`,
-		`- Authorization${revealKid ? '' : ' (kid masked)'}: ${code(headerText(params))}`
+		`- ${m.verify_case_method({ value: code(input.method.toUpperCase()) })}`,
+		`- ${m.verify_case_url({ value: code(input.url) })}`,
+		`- ${revealKid ? m.verify_case_authorization({ value: header }) : m.verify_case_authorization_masked({ value: header })}`
 	];
 	if (input.source) {
-		out.push(`- Pasted as: ${PASTED_AS[input.source.kind]}`);
+		out.push(`- ${m.verify_case_pasted_as({ kind: PASTED_AS[input.source.kind] })}`);
 		out.push(...input.source.understood.map((line) => `  - ${line}`));
 	}
 	out.push(
 		'',
-		'## Verdict',
+		`## ${m.verify_case_verdict()}`,
 		'',
-		`- Customer's mac: ${code(diagnosis.customerMac)}`,
-		`- Expected mac: ${code(diagnosis.expectedMac)}`,
-		`- Match: ${diagnosis.match ? 'yes' : 'no'}`,
+		`- ${m.verify_case_customer_mac({ value: code(diagnosis.customerMac) })}`,
+		`- ${m.verify_case_expected_mac({ value: code(diagnosis.expectedMac) })}`,
+		`- ${diagnosis.match ? m.verify_case_match_yes() : m.verify_case_match_no()}`,
 		`- ${diagnosis.message}`
 	);
-	if (input.clock) out.push(`- Clock: ${input.clock.message}`);
+	if (input.clock) out.push(`- ${m.verify_case_clock({ message: input.clock.message })}`);
 	if (diagnosis.explanations.length > 0) {
-		out.push('', '## Diagnosis', '');
+		out.push('', `## ${m.verify_case_diagnosis()}`, '');
 		diagnosis.explanations.forEach((reproduction, index) => {
 			if (index > 0) out.push('');
 			out.push(
 				`${index + 1}. **${reproduction.title}** (\`${reproduction.id}\`)`,
-				`   Fix: ${reproduction.fix}`,
+				`   ${m.verify_case_fix({ fix: reproduction.fix })}`,
 				'',
-				'   Base string it signed:',
+				`   ${m.verify_case_signed_base()}`,
 				'',
 				...baseStringBlock(reproduction.baseString)
 					.split('\n')
@@ -152,15 +156,15 @@ export function caseFileMarkdown(input: CaseInput, options: CaseOptions = {}): s
 			);
 		});
 	} else if (diagnosis.keyOrUnseenInputs) {
-		out.push('', '## Diagnosis', '', diagnosis.message);
+		out.push('', `## ${m.verify_case_diagnosis()}`, '', diagnosis.message);
 	}
 	out.push(
 		'',
-		'## Expected base string',
+		`## ${m.verify_case_expected_base()}`,
 		'',
 		baseStringBlock(diagnosis.expectedBaseString),
 		'',
-		'## Test vector',
+		`## ${m.verify_case_test_vector()}`,
 		'',
 		'```json',
 		JSON.stringify(testVector(input, options), null, 2),

@@ -1,7 +1,7 @@
 // The /verify page's desk: its state (paste, key and URL in; verdict and diagnosis derived), its
 // worked examples and its components, one per panel of the page.
 import { createContext } from 'svelte';
-import { attempt, baseString, baseStringLines, requestTarget } from '$lib/mac';
+import { attempt, baseString, baseStringLines, requestTarget, type MacInputError } from '$lib/mac';
 import { LiveClock } from '$lib/ui/live-clock.svelte';
 import { Settled } from '$lib/ui/settled.svelte';
 import { clockCheck } from '../diagnosis/clock-check';
@@ -94,10 +94,10 @@ export class VerifyDesk {
 	readonly target = $derived(
 		this.url === '' ? null : attempt(() => requestTarget(this.url, { uri: this.uriForm }))
 	);
-	readonly urlProblem = $derived.by(() => {
-		if (this.target && !this.target.ok) return this.target.error.message;
-		if (this.request && this.url === '')
-			return 'The paste has no URL: enter the URL the customer called.';
+	/** What is wrong with the URL: the core's error, or 'missing' when the paste has none. */
+	readonly urlProblem = $derived.by((): MacInputError | 'missing' | null => {
+		if (this.target && !this.target.ok) return this.target.error;
+		if (this.request && this.url === '') return 'missing';
 		return null;
 	});
 	readonly method = $derived(this.request?.method ?? 'GET');

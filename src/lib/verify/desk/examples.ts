@@ -2,8 +2,12 @@
  * Worked cases for the verify page: what a customer might send, with the mistake it shows. Each mac
  * was computed apart from this code (Python's hmac over the wrong base string), and a unit test
  * checks that the page's diagnosis names the mistake the label promises, so a change that breaks
- * an example fails there and not in front of a support agent.
+ * an example fails there and not in front of a support agent. The labels are in the language of the
+ * page that imports this module (a copy per language): the desk holds examples, and compares them by
+ * their inputs, never by their label.
  */
+import { m } from '$lib/paraglide/messages.js';
+
 export interface VerifyExample {
 	id: string;
 	label: string;
@@ -23,7 +27,7 @@ const BASIC_KEY = 'demo-mac-key-basic-Zr7Wm4';
 export const VERIFY_EXAMPLES: readonly VerifyExample[] = [
 	{
 		id: 'correct',
-		label: 'Signed correctly (a header and its URL)',
+		label: m.verify_example_correct(),
 		signedRequest:
 			'Authorization: MAC id="demo-kid-profile-4f1c",ts="1763700000",nonce="dGhpcyBpcyBhIG5vbmNl",mac="7B/5A5eKFqw1GoLu05hbpI9wkrU="',
 		macKey: PROFILE_KEY,
@@ -32,7 +36,7 @@ export const VERIFY_EXAMPLES: readonly VerifyExample[] = [
 	},
 	{
 		id: 'query-dropped',
-		label: 'Query string not signed (curl)',
+		label: m.verify_example_query_dropped(),
 		signedRequest: [
 			"curl 'https://open.tapapis.cn/account/basic-info/v1?client_id=demo-client-0001' \\",
 			'  -H \'Authorization: MAC id="demo-kid-basic-8a2e", ts="1763700120", nonce="q1w2e3r4t5y6u7i8", mac="0tDTr8BhxeEZAyy+3h2zVl0J2Ws="\''
@@ -42,7 +46,7 @@ export const VERIFY_EXAMPLES: readonly VerifyExample[] = [
 	},
 	{
 		id: 'host-with-port',
-		label: 'Host signed with its port (raw request and the logged base string)',
+		label: m.verify_example_host_with_port(),
 		signedRequest: [
 			'GET /account/profile/v1?client_id=demo-client-0001 HTTP/1.1',
 			'Host: open.tapapis.com',
@@ -64,7 +68,7 @@ export const VERIFY_EXAMPLES: readonly VerifyExample[] = [
 	},
 	{
 		id: 'key-base64-decoded',
-		label: 'mac_key Base64-decoded before signing',
+		label: m.verify_example_key_base64_decoded(),
 		signedRequest:
 			'Authorization: MAC id="kid-b64-demo",ts="1763700360",nonce="bm9uY2UtZm91cg==",mac="O1OS//R8WoQPVof5gUfF6jfFaiQ="',
 		macKey: 'bWFjLWtleS1mb3ItYmFzZTY0LWRlbW8=',
@@ -73,7 +77,7 @@ export const VERIFY_EXAMPLES: readonly VerifyExample[] = [
 	},
 	{
 		id: 'two-mistakes',
-		label: 'Two mistakes at once: port 80 and no query string (curl for Windows cmd)',
+		label: m.verify_example_two_mistakes(),
 		signedRequest: [
 			'curl ^"https://open.tapapis.cn/account/basic-info/v1?client_id=demo-client-0001^" ^',
 			'  -H ^"Authorization: MAC id=^\\^"demo-kid-basic-8a2e^\\^",ts=^\\^"1763700480^\\^",nonce=^\\^"bm9uY2UtZml2ZQ==^\\^",mac=^\\^"JuXuEKj8Y2WoC+waRYPxYG3kULk=^\\^"^"'
