@@ -9,6 +9,9 @@ let desk: VerifyDesk | null = null;
 /** The tab's verify desk in the browser; on the server (prerendering) each render starts fresh. */
 export function tabDesk(): VerifyDesk {
 	if (!browser) return new VerifyDesk();
-	desk ??= new VerifyDesk();
-	return desk;
+	// Made under a root of its own, not under the page that asks first: Svelte stops updating the
+	// deriveds of a component that is gone, so a desk owned by that page would go stale on the next
+	// (a switch of language mounts the other language's page).
+	if (!desk) $effect.root(() => void (desk = new VerifyDesk()));
+	return desk!;
 }
