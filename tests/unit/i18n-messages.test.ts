@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import settings from '../../project.inlang/settings.json' with { type: 'json' };
-import { markupText, rewriteMessages } from '$lib/i18n/locale-variants';
+import { markupText, messageId, messageModule, rewriteMessages } from '$lib/i18n/locale-variants';
 import { render } from 'virtual:messages/frame';
 import { text } from '$lib/i18n/text';
 
@@ -64,7 +64,13 @@ describe('messages compiled into a component', () => {
 
 	it('writes a message without variables into markup, code in <code>, braces escaped', () => {
 		const source = `${header}\tconst x = m.a_title();\n</script>\n<h1 title={m.a_title()}>{m.a_code()}</h1>`;
-		const out = rewriteMessages(source, { own, base, module: '/zh.js', markup: true, file: 'X' });
+		const out = rewriteMessages(source, {
+			own,
+			base,
+			module: (key: string) => `/zh/${key}.js`,
+			markup: true,
+			file: 'X'
+		});
 		expect(out).toContain('<h1 title="标题">用 <code>ts</code> 签算</h1>');
 		expect(out).toContain('const x = "标题";');
 		expect(out).not.toContain('$lib/paraglide');
@@ -73,17 +79,49 @@ describe('messages compiled into a component', () => {
 
 	it("calls the locale module's own function for a message with variables", () => {
 		const source = `${header}</script>\n<p>{m.a_count({ count: n })}</p>`;
-		const out = rewriteMessages(source, { own, base, module: '/zh.js', markup: true, file: 'X' });
-		expect(out).toContain('import { a_count as __m_a_count } from "/zh.js";');
+		const out = rewriteMessages(source, {
+			own,
+			base,
+			module: (key: string) => `/zh/${key}.js`,
+			markup: true,
+			file: 'X'
+		});
+		expect(out).toContain('import { a_count as __m_a_count } from "/zh/a_count.js";');
 		expect(out).toContain('{__m_a_count({ count: n })}');
 	});
 
 	it('refuses a key no file has, and any use of m but a call', () => {
-		const options = { own, base, module: '/zh.js', markup: true, file: 'X' };
+		const options = {
+			own,
+			base,
+			module: (key: string) => `/zh/${key}.js`,
+			markup: true,
+			file: 'X'
+		};
 		expect(() => rewriteMessages(`${header}</script>{m.nope()}`, options)).toThrow(/nope/);
 		expect(() => rewriteMessages(`${header}\tconst f = m['a_title'];</script>`, options)).toThrow(
 			/m\.key/
 		);
+	});
+});
+
+describe('a message cut out of its locale module', () => {
+	const outdir = join(ROOT, 'src', 'lib', 'paraglide');
+	const zh = readFileSync(join(outdir, 'messages', 'zh-CN.js'), 'utf8');
+
+	it('holds that one function and no other message', () => {
+		const code = messageModule(zh, 'frame_error_status', outdir)!;
+		expect(code).toMatch(/^export const frame_error_status =/m);
+		expect(code.match(/^export /gm)).toHaveLength(1);
+		expect(code).toContain('错误 ${i?.status}');
+	});
+
+	it("is the base locale's module for a key the locale falls back on, and null for none", () => {
+		const fallback = 'export { a_b } from "./en.js"\n';
+		expect(messageModule(fallback, 'a_b', outdir)).toBe(
+			`export { a_b } from ${JSON.stringify(messageId('en', 'a_b'))};`
+		);
+		expect(messageModule(zh, 'no_such_key', outdir)).toBeNull();
 	});
 });
 

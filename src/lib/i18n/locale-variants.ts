@@ -4,8 +4,10 @@
 // messages/<area>/<locale>.json). This plugin rewrites those calls before Svelte compiles the file:
 // - a message without parameters becomes its text, in markup as template text (Svelte writes it into
 //   the component's static HTML, exactly as a literal there would be) and in script as a string;
-// - a message with parameters becomes Paraglide's compiled function of that one locale, imported
-//   from its locale module (outputStructure "locale-modules"), so no other language comes along.
+// - a message with parameters becomes Paraglide's compiled function of that one locale, cut out of
+//   its locale module (outputStructure "locale-modules") into a module of its own
+//   (`\0i18n-message:<locale>:<key>`): no other language comes along, and a function used only by a
+//   lazily loaded component loads with that component, not with every page.
 // `X.svelte` is the English component. `import X from './X.svelte?locale=zh-CN'` gets a copy
 // (id `X.locale~zh-CN.svelte`) written in Chinese, and every .svelte file that copy imports is the
 // Chinese copy too, as is every .ts module it imports that itself imports the messages: a page's
@@ -73,12 +75,18 @@ export type Texts = Readonly<Record<string, unknown>>;
 
 /**
  * Rewrites one module's message calls for one locale. `own` and `base` are the flat message
- * tables of that locale and of the base locale; `module` is Paraglide's compiled module of the
- * locale. Throws on a key that neither has, or on any use of `m` other than a call.
+ * tables of that locale and of the base locale; `module(key)` names the module that exports that
+ * key's compiled function in the locale. Throws on a key that neither has, or on any use of `m` other than a call.
  */
 export function rewriteMessages(
 	source: string,
-	options: { own: Texts; base: Texts; module: string; markup: boolean; file: string }
+	options: {
+		own: Texts;
+		base: Texts;
+		module: (key: string) => string;
+		markup: boolean;
+		file: string;
+	}
 ): string {
 	const { own, base, file } = options;
 	const plain = (key: string): string | undefined => {
@@ -113,7 +121,7 @@ export function rewriteMessages(
 		return `__m_${key}(`;
 	});
 	const importLines = [...imports]
-		.map((key) => `import { ${key} as __m_${key} } from ${JSON.stringify(options.module)};`)
+		.map((key) => `import { ${key} as __m_${key} } from ${JSON.stringify(options.module(key))};`)
 		.join(' ');
 	code = code.replace(MESSAGES_IMPORT, importLines);
 	const left = /\bm(\.\w+|\[)|\{ m \} from '\$lib\/paraglide/.exec(code);
@@ -121,10 +129,40 @@ export function rewriteMessages(
 	return code;
 }
 
+const MESSAGE_ID = /^\0i18n-message:([\w-]+):(\w+)$/;
+
+/** The id of the module holding one message's compiled function in one locale. */
+export function messageId(locale: string, key: string): string {
+	return `\0i18n-message:${locale}:${key}`;
+}
+
+/**
+ * One message's function cut out of Paraglide's compiled locale module: the module's imports (made
+ * absolute) and that one `export const`. A key the locale falls back on (`export { key } from
+ * "./en.js"`) is the base locale's module of that key.
+ */
+export function messageModule(localeCode: string, key: string, outdir: string): string | null {
+	const parts = localeCode.split(/^(?=export )/m);
+	const blocks = parts.filter((part) => part.startsWith('export '));
+	const imports = (parts[0]?.startsWith('export ') ? '' : (parts[0] ?? ''))
+		.split('\n')
+		.filter((line) => line.startsWith('import '))
+		.map((line) => line.replace(/from (["'])\.\.\//, `from $1${outdir}/`))
+		.join('\n');
+	for (const block of blocks) {
+		if (block.startsWith(`export const ${key} =`)) return `${imports}\n${block}`;
+		const fallback = new RegExp(`^export \\{ ${key} \\} from ["']\\./([\\w-]+)\\.js["']`).exec(
+			block
+		);
+		if (fallback) return `export { ${key} } from ${JSON.stringify(messageId(fallback[1]!, key))};`;
+	}
+	return null;
+}
+
 /** An area's catalogue in one locale: its compiled functions and a renderer of Texts. */
-export function catalogueModule(keys: readonly string[], module: string): string {
+export function catalogueModule(keys: readonly string[], module: (key: string) => string): string {
 	return [
-		`import { ${keys.join(', ')} } from ${JSON.stringify(module)};`,
+		...keys.map((key) => `import { ${key} } from ${JSON.stringify(module(key))};`),
 		`const table = { ${keys.join(', ')} };`,
 		// An unknown key shows as itself: a test fails on it, and a reader sees what is missing.
 		'export function render(text) { const message = table[text.key]; return message ? message(text.params ?? {}) : text.key; }'
@@ -178,6 +216,7 @@ export function localeVariants(options: LocaleVariantOptions): Plugin {
 			importsMessages.delete(id);
 		},
 		async resolveId(source, importer) {
+			if (MESSAGE_ID.test(source)) return { id: source, moduleSideEffects: false };
 			const area = CATALOGUE.exec(source)?.[1];
 			if (area) {
 				const locale = importer ? localeOfId(importer, options.baseLocale) : options.baseLocale;
@@ -202,6 +241,17 @@ export function localeVariants(options: LocaleVariantOptions): Plugin {
 			return asked ? resolved : null;
 		},
 		load(id) {
+			const message = MESSAGE_ID.exec(id);
+			if (message) {
+				const [, locale = '', key = ''] = message;
+				const file = join(options.outdir, 'messages', `${locale}.js`);
+				this.addWatchFile(file);
+				const code = existsSync(file)
+					? messageModule(readFileSync(file, 'utf8'), key, options.outdir)
+					: null;
+				if (code === null) this.error(`${file}: no compiled message ${key} (run npm run i18n)`);
+				return { code, moduleSideEffects: false };
+			}
 			const catalogue = CATALOGUE_ID.exec(id);
 			if (catalogue) {
 				const [, area = '', locale = ''] = catalogue;
@@ -210,12 +260,7 @@ export function localeVariants(options: LocaleVariantOptions): Plugin {
 				);
 				if (keys.length === 0)
 					this.error(`virtual:messages/${area}: no message starts with ${area}_`);
-				// Its own copy of the locale module: Rollup keeps a module in one chunk, and the shared one
-				// loads with every page, which would bring along every message of a lazily used catalogue.
-				return catalogueModule(
-					keys,
-					`${join(options.outdir, 'messages', `${locale}.js`)}?catalogue=${area}`
-				);
+				return catalogueModule(keys, (key) => messageId(locale, key));
 			}
 			if (!VARIANT.test(id)) return null;
 			const file = fileOf(id);
@@ -239,7 +284,7 @@ export function localeVariants(options: LocaleVariantOptions): Plugin {
 				return rewriteMessages(code, {
 					own: textsOf(locale),
 					base: textsOf(options.baseLocale),
-					module: join(options.outdir, 'messages', `${locale}.js`),
+					module: (key) => messageId(locale, key),
 					markup: file.endsWith('.svelte'),
 					file
 				});
