@@ -29,8 +29,9 @@ test('the Chinese code view: Chinese texts and comments, and its Node.js program
 	await expect(page.getByRole('tablist', { name: '编程语言' })).toBeVisible();
 	const code = page.getByRole('region', { name: 'Node.js 代码', exact: true });
 	await expect(code).toContainText('签算');
-	await expect(page.getByText("保存为 sign.mjs，然后运行 MAC_KEY='…' node sign.mjs")).toBeVisible();
-	await expect(page.getByText('（需要 Node.js 18+）')).toBeVisible();
+	await expect(page.getByRole('paragraph').filter({ hasText: /^保存为/ })).toHaveText(
+		"保存为 sign.mjs 后运行 MAC_KEY='…' node sign.mjs (Node.js 18+)"
+	);
 
 	await page.getByRole('checkbox', { name: '使用本页的 ts 和 nonce（与本页对照）' }).check();
 	await expect(code).toContainText("const nonce = 'bm9uY2Utbm9uY2U=';");

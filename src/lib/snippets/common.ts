@@ -52,7 +52,7 @@ export function purpose(marker: string, command: string, macKeyEnv: string | nul
 	const run = `${macKeyEnv ? `${macKeyEnv}='<mac_key>' ` : ''}${command}`;
 	return comment(
 		`${marker} `,
-		`${m.snippets_program_purpose()}\n${m.snippets_program_run({ command: run })}`
+		`${m.snippets_program_purpose()}\n${m.snippets_program_run()} ${run}   ${m.snippets_program_dry_run()}`
 	);
 }
 
