@@ -3,7 +3,8 @@
 // measure. Everything runs on 127.0.0.1, in temporary directories that it removes at the end.
 //
 //   1. builds a snapshot of the working tree (BASE_PATH unset) and a bare SvelteKit page;
-//   2. weight: gzip -9 of the documents, scripts and styles each page loads in Chromium;
+//   2. weight: gzip -9 of the documents, scripts and styles each page loads in Chromium, and the
+//      translation's cost: English / against its weight before the translation, /zh-CN/ against /;
 //   3. keystroke → updated Authorization header latency while typing 200 characters into kid;
 //   4. diagnose() in Chromium: a request with one mistake, and one signed with an unknown key;
 //   5. Lighthouse (desktop preset): performance, accessibility, best practices;
@@ -11,7 +12,8 @@
 //      (the floor) and through the relay, in alternating rounds, with the relay's RSS;
 //   7. a Markdown table of all figures with their targets.
 //
-// `npm run bench -- --relay` runs the relay section alone (no build, no browser).
+// `npm run bench -- --relay` runs the relay section alone (no build, no browser);
+// `npm run bench -- --weight` builds the playground and runs the weight of / and /zh-CN/ alone.
 import { createHmac } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -39,6 +41,11 @@ const KEYSTROKES = 200;
 const DIAGNOSE_COUNTS = { warmUp: 5, runs: 30 };
 const TARGETS = { ratio: 1.6, keystrokeP95: 8, diagnose: 50, lighthouse: 100, relayCost: 3 };
 const RELAY_LOAD = { rounds: 4, total: 4000, concurrency: 16, warmUp: 1000 };
+// English / before the translation, weighed as below: commit f621a90 built with BASE_PATH unset
+// and weighed by pageWeight on 2026-11-22 (65 963 bytes, 20 files). All of the translation together
+// may add 1.5 kB to it, and the Chinese / may weigh 3 kB more than the English one.
+const BEFORE_TRANSLATION = { commit: 'f621a90', date: '2026-11-22', gzip: 65_963 };
+const TRANSLATION_BUDGET = { english: 1500, chinese: 3000 };
 
 /** Run last-in first-out at the end, on failure, and on Ctrl-C. */
 /** @type {(() => Promise<unknown>)[]} */
@@ -93,6 +100,66 @@ function printWeight(title, weight) {
 			`    ${kB(file.gzip).padStart(9)}  ${kB(file.bytes).padStart(9)}  ${file.type.padEnd(10)} ${file.url}`
 		);
 	}
+}
+
+/**
+ * Weighs English / and /zh-CN/ and prints what the translation costs against its budgets.
+ * @param {import('@playwright/test').Browser} browser
+ * @param {string} origin the site's server
+ * @returns {Promise<{ english: import('./measure.js').Weight, rows: [string, string, string, boolean | null][] }>}
+ */
+async function translationWeights(browser, origin) {
+	const english = await pageWeight(browser, `${origin}/`, (page) =>
+		page
+			.getByRole('status', { name: 'Authorization header', exact: true })
+			.waitFor({ state: 'visible' })
+	);
+	printWeight('playground /', english);
+	// The same output, found by its value: its name is Chinese there.
+	const chinese = await pageWeight(browser, `${origin}/zh-CN/`, (page) =>
+		page
+			.getByRole('status')
+			.filter({ hasText: /^MAC id="/ })
+			.waitFor({ state: 'visible' })
+	);
+	printWeight('playground /zh-CN/', chinese);
+	const before = BEFORE_TRANSLATION;
+	/** @type {[string, number, number, number][]} figure, its weight, what it is compared with, budget */
+	const checks = [
+		[
+			`English / against / before the translation (${before.commit}, ${before.date}: ${kB(before.gzip)})`,
+			english.gzip,
+			before.gzip,
+			TRANSLATION_BUDGET.english
+		],
+		['/zh-CN/ against English /', chinese.gzip, english.gzip, TRANSLATION_BUDGET.chinese]
+	];
+	/** @type {[string, string, string, boolean | null][]} */
+	const rows = [];
+	for (const [figure, weight, base, budget] of checks) {
+		const added = weight - base;
+		const sign = added < 0 ? '−' : '+';
+		const change = `${sign}${kB(Math.abs(added))}`;
+		log(
+			`${figure}: ${kB(weight)}, ${change} (budget +${kB(budget)}): ${added <= budget ? 'PASS' : 'OVER'}`
+		);
+		rows.push([
+			`Weight, ${figure}`,
+			`${kB(weight)} (${change})`,
+			`≤ +${kB(budget)}`,
+			added <= budget
+		]);
+	}
+	return { english, rows };
+}
+
+/** @param {[string, string, string, boolean | null][]} rows */
+function printSummary(rows) {
+	log('\n## Summary\n');
+	log('| Figure | Value | Target | Met |');
+	log('| --- | --- | --- | --- |');
+	for (const [figure, value, target, met] of rows)
+		log(`| ${figure} | ${value} | ${target || '—'} | ${target ? verdict(met) : '—'} |`);
 }
 
 /** The two requests diagnose is timed on: the customer's mac computed here, apart from the app. */
@@ -184,12 +251,7 @@ async function relaySection() {
 async function main() {
 	log(`MAC token playground benchmark (${new Date().toISOString()}, Node ${process.version})`);
 	if (process.argv.includes('--relay')) {
-		const rows = await relaySection();
-		log('\n## Summary\n');
-		log('| Figure | Value | Target | Met |');
-		log('| --- | --- | --- | --- |');
-		for (const [figure, value, target, met] of rows)
-			log(`| ${figure} | ${value} | ${target || '—'} | ${target ? verdict(met) : '—'} |`);
+		printSummary(await relaySection());
 		return;
 	}
 	if (CHROMIUM_PATH === undefined) throw new Error('No Chromium: set CHROMIUM_PATH.');
@@ -201,11 +263,20 @@ async function main() {
 	// 1. Builds.
 	log('\n## Build');
 	await snapshotProject(PROJECT, site);
-	await writeBareProject(PROJECT, bare);
 	const siteBuild = await viteBuild(PROJECT, site);
 	log(
 		`playground: vite build of a snapshot of ${PROJECT} (BASE_PATH unset) in ${(siteBuild / 1000).toFixed(1)} s`
 	);
+	if (process.argv.includes('--weight')) {
+		const server = await serveStatic(join(site, 'build'));
+		cleanups.push(server.close);
+		const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS });
+		cleanups.push(() => browser.close());
+		log('\n## Weight: documents, scripts and styles the page loads (same origin), gzip -9 each');
+		printSummary((await translationWeights(browser, server.origin)).rows);
+		return;
+	}
+	await writeBareProject(PROJECT, bare);
 	const bareBuild = await viteBuild(PROJECT, bare);
 	log(
 		`bare SvelteKit page (<h1>, adapter-static, same packages) in ${(bareBuild / 1000).toFixed(1)} s`
@@ -229,12 +300,10 @@ async function main() {
 
 	// 2. Weight.
 	log('\n## Weight: documents, scripts and styles the page loads (same origin), gzip -9 each');
-	const siteWeight = await pageWeight(browser, playgroundUrl, (page) =>
-		page
-			.getByRole('status', { name: 'Authorization header', exact: true })
-			.waitFor({ state: 'visible' })
+	const { english: siteWeight, rows: translationRows } = await translationWeights(
+		browser,
+		siteServer.origin
 	);
-	printWeight('playground /', siteWeight);
 	const bareWeight = await pageWeight(browser, `${bareServer.origin}/`, (page) =>
 		page.locator('h1').waitFor({ state: 'visible' })
 	);
@@ -300,6 +369,7 @@ async function main() {
 			'',
 			null
 		],
+		...translationRows,
 		[
 			`Weight of a bare SvelteKit page, ${bareWeight.files.length} files`,
 			kB(bareWeight.gzip),
@@ -343,11 +413,7 @@ async function main() {
 		}),
 		...relayRows
 	];
-	log('\n## Summary\n');
-	log('| Figure | Value | Target | Met |');
-	log('| --- | --- | --- | --- |');
-	for (const [figure, value, target, met] of rows)
-		log(`| ${figure} | ${value} | ${target || '—'} | ${target ? verdict(met) : '—'} |`);
+	printSummary(rows);
 }
 
 const started = performance.now();

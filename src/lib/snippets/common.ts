@@ -1,4 +1,7 @@
+// Copied per language (see $lib/i18n/locale-variants.ts): the programs' comments are in the page's
+// language; what they print stays English, as a log line does.
 import { MacInputError } from '$lib/mac';
+import { m } from '$lib/paraglide/messages.js';
 import type { SnippetOptions } from './types';
 
 export const DEFAULT_MAC_KEY_ENV = 'MAC_KEY';
@@ -36,15 +39,22 @@ export function resolve(options: SnippetOptions): Resolved {
 	};
 }
 
-/** The opening comment of every program, with the language's comment marker. */
-export function purpose(marker: string, command: string, macKeyEnv: string | null): string {
-	return [
-		'Signs a GET request with a MAC token (HMAC-SHA-1), prints the Authorization header, sends it.',
-		`Run: ${macKeyEnv ? `${macKeyEnv}='<mac_key>' ` : ''}${command}   (DRY_RUN=1 only prints the header)`
-	]
-		.map((line) => `${marker} ${line}`)
+/** A comment of one or more lines: each line of `text` after `prefix` (indent and marker, `  // `). */
+export function comment(prefix: string, text: string): string {
+	return text
+		.split('\n')
+		.map((line) => prefix + line)
 		.join('\n');
 }
 
-export const INLINE_KEY_NOTE = 'mac_key inlined on request: keep this file out of version control.';
-export const FIXED_NOTE = "fixed: the page's ts and nonce, to compare the header with the page.";
+/** The opening comment of every program, with the language's comment marker. */
+export function purpose(marker: string, command: string, macKeyEnv: string | null): string {
+	const run = `${macKeyEnv ? `${macKeyEnv}='<mac_key>' ` : ''}${command}`;
+	return comment(
+		`${marker} `,
+		`${m.snippets_program_purpose()}\n${m.snippets_program_run()} ${run}   ${m.snippets_program_dry_run()}`
+	);
+}
+
+export const INLINE_KEY_NOTE = m.snippets_program_inline_key();
+export const FIXED_NOTE = m.snippets_program_fixed();

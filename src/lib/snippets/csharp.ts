@@ -1,4 +1,5 @@
-import { FIXED_NOTE, INLINE_KEY_NOTE, purpose, resolve } from './common';
+import { m } from '$lib/paraglide/messages.js';
+import { comment, FIXED_NOTE, INLINE_KEY_NOTE, purpose, resolve } from './common';
 import { csharpString as str } from './string-literals';
 import type { SnippetOptions } from './types';
 
@@ -24,7 +25,7 @@ var nonce = Convert.ToBase64String(RandomNumberGenerator.GetBytes(16));`;
 	const sep = o.separator;
 
 	return `${purpose('//', 'dotnet run Program.cs', o.inlineMacKey === undefined ? o.macKeyEnv : null)}
-// (.NET 10+; with an older SDK, put this file in a "dotnet new console" project and use dotnet run.)
+// ${m.snippets_csharp_older_sdk()}
 using System.Security.Cryptography;
 using System.Text;
 
@@ -41,27 +42,26 @@ if (Environment.GetEnvironmentVariable("DRY_RUN") == "1") return 0;
 
 using var client = new HttpClient();
 using var request = new HttpRequestMessage(HttpMethod.Get, url);
-// Without validation, HttpClient sends the header exactly as built.
+// ${m.snippets_csharp_no_validation()}
 request.Headers.TryAddWithoutValidation("Authorization", header);
 using var response = await client.SendAsync(request);
 Console.WriteLine($"{(int)response.StatusCode} {response.ReasonPhrase}");
 Console.WriteLine(await response.Content.ReadAsStringAsync());
 return 0;
 
-// Seven lines, each ending in LF; ext is empty, so it ends with two LFs.
+// ${m.snippets_program_base_string()}
 static string BaseString(Uri url, string ts, string nonce)
 {
-    // request URI: PathAndQuery is what HttpClient puts on the request line, %-escapes kept;
-    // never Uri.UnescapeDataString it.
-    // host: lower case, without the port.
-    // port: Uri.Port is the URL's own, else the scheme's default, although the URL does not show it.
+${comment('    // ', m.snippets_csharp_uri())}
+    // ${m.snippets_program_host()}
+    // ${m.snippets_csharp_port()}
     var lines = new[] { ts, nonce, "GET", url.PathAndQuery, url.Host.ToLowerInvariant(), url.Port.ToString(), "" };
     return string.Join("\\n", lines) + "\\n";
 }
 
 static string Sign(string macKey, string text)
 {
-    // key and text as UTF-8 bytes, not the UTF-16 of .NET strings.
+    // ${m.snippets_csharp_utf8()}
     using var hmac = new HMACSHA1(Encoding.UTF8.GetBytes(macKey));
     return Convert.ToBase64String(hmac.ComputeHash(Encoding.UTF8.GetBytes(text)));
 }

@@ -1,4 +1,5 @@
-import { FIXED_NOTE, INLINE_KEY_NOTE, purpose, resolve } from './common';
+import { m } from '$lib/paraglide/messages.js';
+import { comment, FIXED_NOTE, INLINE_KEY_NOTE, purpose, resolve } from './common';
 import { goString as str } from './string-literals';
 import type { SnippetOptions } from './types';
 
@@ -53,13 +54,12 @@ const (
 	kid        = ${str(o.kid)}
 )
 
-// baseString is seven lines, each ending in LF; ext is empty, so it ends with two LFs.
+// ${m.snippets_go_base_string()}
 func baseString(u *url.URL, ts, nonce string) string {
-	// request URI: RequestURI is the request line net/http sends, the query raw as written;
-	// never sign u.Path or u.Query(), which are decoded.
-	// host: lower case, without the port.
+${comment('\t// ', m.snippets_go_uri())}
+	// ${m.snippets_program_host()}
 	host := strings.ToLower(u.Hostname())
-	// port: the URL's own, else the scheme's default, although the URL does not show it.
+	// ${m.snippets_program_port()}
 	port := u.Port()
 	if port == "" && u.Scheme == "https" {
 		port = "443"
@@ -70,7 +70,7 @@ func baseString(u *url.URL, ts, nonce string) string {
 }
 
 func sign(macKey, text string) string {
-	// key and text as UTF-8 bytes: Go strings hold UTF-8 already.
+	// ${m.snippets_go_utf8()}
 	h := hmac.New(sha1.New, []byte(macKey))
 	h.Write([]byte(text))
 	return base64.StdEncoding.EncodeToString(h.Sum(nil))

@@ -1,4 +1,5 @@
-import { FIXED_NOTE, INLINE_KEY_NOTE, purpose, resolve } from './common';
+import { m } from '$lib/paraglide/messages.js';
+import { comment, FIXED_NOTE, INLINE_KEY_NOTE, purpose, resolve } from './common';
 import { javaString as str } from './string-literals';
 import type { SnippetOptions } from './types';
 
@@ -7,8 +8,7 @@ export function javaSnippet(options: SnippetOptions): string {
 	const o = resolve(options);
 	const macKey =
 		o.inlineMacKey === undefined
-			? `        // System.getenv decodes with the locale's charset: run under a UTF-8 locale
-        // (e.g. LANG=C.UTF-8) when mac_key is not ASCII.
+			? `${comment('        // ', m.snippets_java_getenv())}
         String macKey = System.getenv(${str(o.macKeyEnv)});
         if (macKey == null || macKey.isEmpty()) {
             System.err.println(${str(o.missingKey)});
@@ -41,20 +41,20 @@ public class Main {
     static final String URL = ${str(o.url)};
     static final String KID = ${str(o.kid)};
 
-    /** Seven lines, each ending in LF; ext is empty, so it ends with two LFs. */
+    /** ${m.snippets_program_base_string()} */
     static String baseString(URI url, String ts, String nonce) {
-        // request URI: the raw path and query; getPath() and getQuery() would decode %-escapes.
+        // ${m.snippets_java_uri()}
         String path = url.getRawPath().isEmpty() ? "/" : url.getRawPath();
         String uri = url.getRawQuery() == null ? path : path + "?" + url.getRawQuery();
-        // host: lower case, without the port.
+        // ${m.snippets_program_host()}
         String host = url.getHost().toLowerCase(Locale.ROOT);
-        // port: the URL's own, else the scheme's default, although the URL does not show it.
+        // ${m.snippets_program_port()}
         int port = url.getPort() != -1 ? url.getPort() : "https".equals(url.getScheme()) ? 443 : 80;
         return String.join("\\n", ts, nonce, "GET", uri, host, String.valueOf(port), "") + "\\n";
     }
 
     static String sign(String macKey, String text) throws Exception {
-        // key and text as UTF-8 bytes, whatever the platform's default charset.
+        // ${m.snippets_java_utf8()}
         Mac hmac = Mac.getInstance("HmacSHA1");
         hmac.init(new SecretKeySpec(macKey.getBytes(StandardCharsets.UTF_8), "HmacSHA1"));
         return Base64.getEncoder().encodeToString(hmac.doFinal(text.getBytes(StandardCharsets.UTF_8)));

@@ -1,3 +1,5 @@
+// Copied per language with the generators (see common.ts).
+import { m } from '$lib/paraglide/messages.js';
 import { csharpSnippet } from './csharp';
 import { goSnippet } from './go';
 import { javaSnippet } from './java';
@@ -54,7 +56,7 @@ export const LANGUAGES: readonly SnippetLanguage[] = [
 		label: 'C#',
 		fileName: 'Program.cs',
 		command: 'dotnet run Program.cs',
-		requires: '.NET 10+ (older: a "dotnet new console" project)',
+		requires: m.snippets_requires_dotnet(),
 		generate: csharpSnippet
 	},
 	{

@@ -1,4 +1,5 @@
-import { FIXED_NOTE, INLINE_KEY_NOTE, purpose, resolve } from './common';
+import { m } from '$lib/paraglide/messages.js';
+import { comment, FIXED_NOTE, INLINE_KEY_NOTE, purpose, resolve } from './common';
 import { jsString as str } from './string-literals';
 import type { SnippetOptions } from './types';
 
@@ -30,20 +31,19 @@ const url = ${str(o.url)};
 const kid = ${str(o.kid)};
 ${macKey}
 
-/** The base string: seven lines, each ending in LF; ext is empty, so it ends with two LFs. */
+/** ${m.snippets_node_base_string()} */
 function baseString(url, ts, nonce) {
   const u = new URL(url);
-  // request URI: path and query as fetch sends them, %-escapes as written (never decode them);
-  // pathname + search would drop a bare trailing '?'.
+${comment('  // ', m.snippets_node_uri())}
   const uri = u.href.split('#')[0].slice(u.origin.length) || '/';
-  // host: u.hostname is lower case and has no port.
-  // port: the URL's own, else the scheme's default, although the URL does not show it.
+  // ${m.snippets_node_host()}
+  // ${m.snippets_program_port()}
   const port = u.port || (u.protocol === 'https:' ? '443' : '80');
   return [ts, nonce, 'GET', uri, u.hostname, port, ''].map((line) => \`\${line}\\n\`).join('');
 }
 
 function sign(macKey, text) {
-  // key and text as UTF-8 bytes.
+  // ${m.snippets_program_utf8()}
   return createHmac('sha1', Buffer.from(macKey, 'utf8')).update(text, 'utf8').digest('base64');
 }
 

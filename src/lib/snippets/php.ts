@@ -1,3 +1,4 @@
+import { m } from '$lib/paraglide/messages.js';
 import { FIXED_NOTE, INLINE_KEY_NOTE, purpose, resolve } from './common';
 import { phpString as str } from './string-literals';
 import type { SnippetOptions } from './types';
@@ -29,25 +30,25 @@ ${purpose('//', 'php sign.php', o.inlineMacKey === undefined ? o.macKeyEnv : nul
 const REQUEST_URL = ${str(o.url)};
 const KID = ${str(o.kid)};
 
-/** Seven lines, each ending in LF; ext is empty, so it ends with two LFs. */
+/** ${m.snippets_program_base_string()} */
 function base_string(string $url, string $ts, string $nonce): string
 {
     $parts = parse_url($url);
-    // request URI: parse_url returns the path and query raw, as written; never urldecode them.
+    // ${m.snippets_php_uri()}
     $uri = ($parts['path'] ?? '') === '' ? '/' : $parts['path'];
     if (isset($parts['query'])) {
         $uri .= '?' . $parts['query'];
     }
-    // host: lower case, without the port.
+    // ${m.snippets_program_host()}
     $host = strtolower($parts['host']);
-    // port: the URL's own, else the scheme's default, although the URL does not show it.
+    // ${m.snippets_program_port()}
     $port = $parts['port'] ?? ($parts['scheme'] === 'https' ? 443 : 80);
     return implode("\\n", [$ts, $nonce, 'GET', $uri, $host, $port, '']) . "\\n";
 }
 
 function sign(string $macKey, string $text): string
 {
-    // key and text as UTF-8 bytes: PHP strings are the bytes of this UTF-8 file or the environment.
+    // ${m.snippets_php_utf8()}
     return base64_encode(hash_hmac('sha1', $text, $macKey, true));
 }
 
@@ -65,7 +66,7 @@ $response = fopen(REQUEST_URL, 'r', false, $context);
 if ($response === false) {
     exit(1);
 }
-// The first response header is the status line.
+// ${m.snippets_php_status_line()}
 echo stream_get_meta_data($response)['wrapper_data'][0], "\\n", stream_get_contents($response), "\\n";
 `;
 }

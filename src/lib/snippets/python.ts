@@ -1,3 +1,4 @@
+import { m } from '$lib/paraglide/messages.js';
 import { FIXED_NOTE, INLINE_KEY_NOTE, purpose, resolve } from './common';
 import { pythonString as str } from './string-literals';
 import type { SnippetOptions } from './types';
@@ -41,20 +42,20 @@ ${macKey}
 
 
 def base_string(url, ts, nonce):
-    """Seven lines, each ending in LF; ext is empty, so it ends with two LFs."""
+    """${m.snippets_program_base_string()}"""
     parts = urlsplit(url)
-    # request URI: the raw path and query as written; never unquote or re-quote them.
+    # ${m.snippets_python_uri()}
     uri = parts.path or '/'
     if '?' in url.split('#')[0]:
         uri += '?' + parts.query
-    # host: parts.hostname is lower case and has no port.
-    # port: the URL's own, else the scheme's default, although the URL does not show it.
+    # ${m.snippets_python_host()}
+    # ${m.snippets_program_port()}
     port = parts.port or (443 if parts.scheme == 'https' else 80)
     return ''.join(f'{line}\\n' for line in (ts, nonce, 'GET', uri, parts.hostname, port, ''))
 
 
 def sign(mac_key, text):
-    # key and text as UTF-8 bytes.
+    # ${m.snippets_program_utf8()}
     digest = hmac.new(mac_key.encode('utf-8'), text.encode('utf-8'), hashlib.sha1).digest()
     return base64.b64encode(digest).decode('ascii')
 

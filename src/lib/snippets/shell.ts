@@ -1,4 +1,5 @@
-import { FIXED_NOTE, INLINE_KEY_NOTE, purpose, resolve } from './common';
+import { m } from '$lib/paraglide/messages.js';
+import { comment, FIXED_NOTE, INLINE_KEY_NOTE, purpose, resolve } from './common';
 import { shellString as str } from './string-literals';
 import type { SnippetOptions } from './types';
 
@@ -26,18 +27,18 @@ url=${str(o.url)}
 kid=${str(o.kid)}
 ${macKey}
 
-# Prints the base string: seven lines, each ending in LF; ext is empty, so it ends with two LFs.
+# ${m.snippets_shell_base_string()}
 base_string() { # url ts nonce
   local rest authority uri host port
   rest=\${1#*://}
   authority=\${rest%%[/?#]*}
-  # request URI: path and query cut from the URL as written; never decode or re-encode them.
+  # ${m.snippets_shell_uri()}
   uri=\${rest#"$authority"}
   uri=\${uri%%#*}
   [[ $uri == /* ]] || uri="/$uri"
-  # host: lower case, without the port.
+  # ${m.snippets_program_host()}
   host=$(printf '%s' "\${authority%%:*}" | tr '[:upper:]' '[:lower:]')
-  # port: the URL's own, else the scheme's default, although the URL does not show it.
+  # ${m.snippets_program_port()}
   if [[ $authority == *:* ]]; then
     port=\${authority##*:}
   elif [[ $1 == https://* ]]; then
@@ -48,14 +49,13 @@ base_string() { # url ts nonce
   printf '%s\\n' "$2" "$3" GET "$uri" "$host" "$port" ''
 }
 
-# Reads the text on stdin. key and text as UTF-8: bash passes on the bytes of this UTF-8 file.
-# openssl takes the key as an argument, which other local users can see in ps.
+${comment('# ', m.snippets_shell_sign())}
 sign() { # mac_key
   openssl dgst -sha1 -hmac "$1" -binary | base64
 }
 
 ${tsNonce}
-# Piped, not captured: $(...) would strip the base string's two closing LFs.
+# ${m.snippets_shell_piped()}
 mac=$(base_string "$url" "$ts" "$nonce" | sign "$mac_key")
 header="MAC id=\\"$kid\\"${sep}ts=\\"$ts\\"${sep}nonce=\\"$nonce\\"${sep}mac=\\"$mac\\""
 echo "Authorization: $header"
@@ -63,7 +63,7 @@ if [[ \${DRY_RUN:-} == 1 ]]; then
   exit 0
 fi
 
-# --globoff and --path-as-is: curl sends the request URI exactly as signed.
+# ${m.snippets_shell_curl()}
 curl -sS --globoff --path-as-is -H "Authorization: $header" -w '\\nHTTP status %{http_code}\\n' "$url"
 `;
 }
