@@ -1,6 +1,10 @@
 // Stage 3, the case: what leaves the page (a case file for the ticket, a share link without the
 // mac_key) and what arrives from the signing page in the tab's memory.
+import type { Text } from '$lib/i18n/text';
 import { authorizationHeader, type MacHeaderParams } from '$lib/mac';
+import { render as renderDiagnosis } from 'virtual:messages/diagnosis';
+import { render as renderPaste } from 'virtual:messages/paste';
+import { shownString } from '../paste/shown-text';
 import type { ClockCheck } from '../diagnosis/clock-check';
 import type { Diagnosis } from '../diagnosis/verdict';
 import type { SignedRequestKind } from '../paste/parse-signed-request';
@@ -16,7 +20,7 @@ export interface CaseInput {
 	diagnosis: Diagnosis;
 	clock?: ClockCheck;
 	/** What the paste was, and what was read from it. */
-	source?: { kind: SignedRequestKind; understood: string[] };
+	source?: { kind: SignedRequestKind; understood: Text[] };
 }
 
 export interface CaseOptions {
@@ -43,6 +47,14 @@ const PASTED_AS: Record<SignedRequestKind, string> = {
 	fetch: 'fetch call',
 	powershell: 'PowerShell'
 };
+
+/** A diagnosis or paste Text as plain text, in this module's language. */
+function shown(value: Text): string {
+	return shownString(
+		(text) => (text.key.startsWith('paste_') ? renderPaste(text) : renderDiagnosis(text)),
+		value
+	);
+}
 
 /** First 4 and last 2 characters of a long kid, which is enough to tell two tokens apart. */
 export function maskKid(kid: string): string {
@@ -124,7 +136,7 @@ export function caseFileMarkdown(input: CaseInput, options: CaseOptions = {}): s
 	];
 	if (input.source) {
 		out.push(`- Pasted as: ${PASTED_AS[input.source.kind]}`);
-		out.push(...input.source.understood.map((line) => `  - ${line}`));
+		out.push(...input.source.understood.map((line) => `  - ${shown(line)}`));
 	}
 	out.push(
 		'',
@@ -133,16 +145,16 @@ export function caseFileMarkdown(input: CaseInput, options: CaseOptions = {}): s
 		`- Customer's mac: ${code(diagnosis.customerMac)}`,
 		`- Expected mac: ${code(diagnosis.expectedMac)}`,
 		`- Match: ${diagnosis.match ? 'yes' : 'no'}`,
-		`- ${diagnosis.message}`
+		`- ${shown(diagnosis.message)}`
 	);
-	if (input.clock) out.push(`- Clock: ${input.clock.message}`);
+	if (input.clock) out.push(`- Clock: ${shown(input.clock.message)}`);
 	if (diagnosis.explanations.length > 0) {
 		out.push('', '## Diagnosis', '');
 		diagnosis.explanations.forEach((reproduction, index) => {
 			if (index > 0) out.push('');
 			out.push(
-				`${index + 1}. **${reproduction.title}** (\`${reproduction.id}\`)`,
-				`   Fix: ${reproduction.fix}`,
+				`${index + 1}. **${shown(reproduction.title)}** (\`${reproduction.id}\`)`,
+				`   Fix: ${shown(reproduction.fix)}`,
 				'',
 				'   Base string it signed:',
 				'',
@@ -152,7 +164,7 @@ export function caseFileMarkdown(input: CaseInput, options: CaseOptions = {}): s
 			);
 		});
 	} else if (diagnosis.keyOrUnseenInputs) {
-		out.push('', '## Diagnosis', '', diagnosis.message);
+		out.push('', '## Diagnosis', '', shown(diagnosis.message));
 	}
 	out.push(
 		'',

@@ -2,6 +2,7 @@
 // worked examples and its components, one per panel of the page.
 import { createContext } from 'svelte';
 import { attempt, baseString, baseStringLines, requestTarget } from '$lib/mac';
+import { text } from '$lib/i18n/text';
 import { LiveClock } from '$lib/ui/live-clock.svelte';
 import { Settled } from '$lib/ui/settled.svelte';
 import { clockCheck } from '../diagnosis/clock-check';
@@ -96,8 +97,7 @@ export class VerifyDesk {
 	);
 	readonly urlProblem = $derived.by(() => {
 		if (this.target && !this.target.ok) return this.target.error.message;
-		if (this.request && this.url === '')
-			return 'The paste has no URL: enter the URL the customer called.';
+		if (this.request && this.url === '') return text('paste_no_url');
 		return null;
 	});
 	readonly method = $derived(this.request?.method ?? 'GET');
