@@ -12,13 +12,15 @@ const chinese = (value: Text): string =>
 
 describe('a Text shown', () => {
 	it("keeps a value's backticks as they are and marks only the message's code", () => {
-		const parts = shownParts(
-			(t) =>
-				(t.key === 'a' ? 'Method `{m}` from {where}.' : 'x')
-					.replace('{m}', String((t.params as { m: string }).m))
-					.replace('{where}', String((t.params as { where: string }).where)),
-			{ key: 'a', params: { m: 'G`ET', where: 'here' } } as unknown as Text
-		);
+		// A message with a value in code style, and a value that is a PowerShell escape.
+		const message = (t: Text) => {
+			const { m, where } = t.params as { m: string; where: string };
+			return `Method \`${m}\` from ${where}.`;
+		};
+		const parts = shownParts(message, {
+			key: 'paste_fetch_method',
+			params: { m: 'G`ET', where: 'here' }
+		} as unknown as Text);
 		expect(parts).toEqual([
 			{ text: 'Method ', code: false },
 			{ text: 'G`ET', code: true },

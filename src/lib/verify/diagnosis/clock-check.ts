@@ -139,7 +139,8 @@ export function clockCheck(
 	const nowAge = Math.floor(nowMs / 1000) - Number(ts);
 	const today =
 		Math.abs(nowAge) > windowSeconds ? [text('diagnosis_clock_today', { age: age(nowAge) })] : [];
-	const withToday = (message: Text) => sentences('diagnosis_sentences', [message, ...today]) as Text;
+	const withToday = (message: Text) =>
+		sentences('diagnosis_sentences', [message, ...today]) as Text;
 	const relation = (seconds: number, object: Text) =>
 		seconds === 0
 			? text('diagnosis_clock_same_second', { object })

@@ -202,7 +202,9 @@ function asReproduction(variant: Variant, baseString: string): Reproduction {
 		mistakes,
 		title: mistakes
 			.map((mistake) => mistake.title)
-			.reduce((first, second) => text('diagnosis_pair_title', { first, second: { lowerFirst: second } })),
+			.reduce((first, second) =>
+				text('diagnosis_pair_title', { first, second: { lowerFirst: second } })
+			),
 		fix: sentences(
 			'diagnosis_sentences',
 			mistakes.map((mistake) => mistake.fix)

@@ -85,9 +85,7 @@ export function parseHar(text: string): ParsedRequest & { sentAt?: SentAt } {
 		if (withAuthorization === 0) {
 			// Chrome 130 and later leave Authorization out of a HAR unless told to keep sensitive data.
 			fail(
-				one
-					? t('paste_har_one_no_authorization')
-					: t('paste_har_none_authorization', { count })
+				one ? t('paste_har_one_no_authorization') : t('paste_har_none_authorization', { count })
 			);
 		}
 		const schemes = [...otherSchemes]
@@ -108,8 +106,7 @@ export function parseHar(text: string): ParsedRequest & { sentAt?: SentAt } {
 	const method = readMethod(first.request, understood);
 	const url = readUrl(first, understood);
 	const started = member(first.entry, 'startedDateTime');
-	const sentAt =
-		typeof started === 'string' ? isoTime(started, 'har') : null;
+	const sentAt = typeof started === 'string' ? isoTime(started, 'har') : null;
 	return sentAt
 		? { url, method, headers: first.headers, understood, sentAt }
 		: { url, method, headers: first.headers, understood };

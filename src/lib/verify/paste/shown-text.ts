@@ -42,7 +42,8 @@ export function shownParts(render: Render, value: Text): ShownPart[] {
 		else if (isLowerFirst(param)) {
 			parts = shownParts(render, param.lowerFirst);
 			const [first] = parts;
-			if (first) parts[0] = { ...first, text: first.text.charAt(0).toLowerCase() + first.text.slice(1) };
+			if (first)
+				parts[0] = { ...first, text: first.text.charAt(0).toLowerCase() + first.text.slice(1) };
 		} else parts = [{ text: String(param), code: false }];
 		params[name] = `${OPEN}${values.length}${CLOSE}`;
 		values.push(parts);

@@ -208,9 +208,7 @@ export const REQUEST_MISTAKES = [
 			const sorted = sortQuery(query);
 			if (sorted === query) return [];
 			const uri = withQuery(path, sorted);
-			return [
-				{ inputs: { ...inputs, uri }, title: text('diagnosis_title_query_sorted', { uri }) }
-			];
+			return [{ inputs: { ...inputs, uri }, title: text('diagnosis_title_query_sorted', { uri }) }];
 		}
 	},
 	{
@@ -256,6 +254,7 @@ function portTitle(port: string, sent: string, scheme: string, explicitPort: str
 			named: explicitPort
 		});
 	if (port === '80' && scheme === 'https') return text('diagnosis_title_port_http', { port, sent });
-	if (port === '443' && scheme === 'http') return text('diagnosis_title_port_https', { port, sent });
+	if (port === '443' && scheme === 'http')
+		return text('diagnosis_title_port_https', { port, sent });
 	return text('diagnosis_title_port', { port, sent });
 }

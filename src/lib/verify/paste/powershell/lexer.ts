@@ -200,8 +200,7 @@ export class PowerShellLexer {
 		for (;;) {
 			const char = this.char();
 			if (char === '') {
-				if (here)
-					this.unclosed(start, t('paste_ps_here_single'), t('paste_ps_here_single_end'));
+				if (here) this.unclosed(start, t('paste_ps_here_single'), t('paste_ps_here_single_end'));
 				this.unclosed(start, t('paste_ps_single_quoted'), t('paste_ps_single_quoted_end'));
 			}
 			if (here && lineStart && isSingleQuote(char) && this.char(1) === '@') {
@@ -238,8 +237,7 @@ export class PowerShellLexer {
 		for (;;) {
 			const char = this.char();
 			if (char === '') {
-				if (here)
-					this.unclosed(start, t('paste_ps_here_double'), t('paste_ps_here_double_end'));
+				if (here) this.unclosed(start, t('paste_ps_here_double'), t('paste_ps_here_double_end'));
 				this.unclosed(
 					start,
 					t('paste_ps_double_quoted'),
@@ -341,7 +339,11 @@ export class PowerShellLexer {
 		for (;;) {
 			const char = this.char();
 			if (char === '') {
-				this.unclosed(start, t(OPENERS[opener]), t('paste_ps_ends_with', { end: opener === '{' ? '}' : ')' }));
+				this.unclosed(
+					start,
+					t(OPENERS[opener]),
+					t('paste_ps_ends_with', { end: opener === '{' ? '}' : ')' })
+				);
 			}
 			if (this.atString()) this.readString();
 			else if (char === '`') this.at += 2;

@@ -53,9 +53,12 @@ class Assembly {
 
 		const uriParam = param('Uri');
 		const uriArg = uriParam?.arg ?? command.positional[0];
-		if (!uriArg)
-			fail(t('paste_ps_no_url', { command: command.name }));
-		const uri = this.literal(uriArg, t('paste_ps_what_param', { parameter: '-Uri' }), '"https://…"');
+		if (!uriArg) fail(t('paste_ps_no_url', { command: command.name }));
+		const uri = this.literal(
+			uriArg,
+			t('paste_ps_what_param', { parameter: '-Uri' }),
+			'"https://…"'
+		);
 		let url = uri.value.trim();
 		if (url === '') fail(t('paste_ps_uri_empty'));
 		if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) {
