@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { diffBaseString, hasEscapedLineBreaks, segmentDiff, unescapeBaseString } from '$lib/verify';
+import { englishAll } from './verify-english';
 
 const expected =
 	'1700000000\nbm9uY2Ux\nGET\n/account/profile/v1?client_id=abc123\nopen.tapapis.cn\n443\n\n';
@@ -53,7 +54,7 @@ describe('diffBaseString', () => {
 			'cr'
 		]);
 		expect(diff.lines[5]?.invisible.map((mark) => mark.kind)).toEqual(['zero-width', 'cr']);
-		expect(diff.notes.join(' ')).toMatch(/CR LF/);
+		expect(englishAll(diff.notes).join(' ')).toMatch(/CR LF/);
 	});
 
 	it('shows a missing ext line and a missing final LF, and notes that logs drop them', () => {
@@ -61,7 +62,7 @@ describe('diffBaseString', () => {
 		const diff = diffBaseString(expected, actual);
 		expect(diff.lines[5]).toMatchObject({ actual: '443', actualTerminated: false, same: false });
 		expect(diff.lines[6]).toMatchObject({ expected: '', actual: null, same: false });
-		expect(diff.notes.join(' ')).toMatch(/Only the line feeds at the end differ/);
+		expect(englishAll(diff.notes).join(' ')).toMatch(/Only the line feeds at the end differ/);
 	});
 
 	it('shows an extra line past the seventh', () => {

@@ -9,6 +9,7 @@ import {
 	testVector,
 	type CaseInput
 } from '$lib/verify';
+import { text } from '$lib/i18n/text';
 
 // Recognisable, so that a leak of the key anywhere in the output is caught.
 const MAC_KEY = 'SECRET-mac-key-ZZ9plural';
@@ -30,7 +31,7 @@ async function caseInput(): Promise<CaseInput> {
 		url: `${URL_CN}&access_token=${KID}`,
 		diagnosis: await diagnose({ authorization, url: URL_CN, macKey: MAC_KEY }),
 		clock: clockCheck('1700000000', 1_700_000_010_000),
-		source: { kind: 'curl', understood: ['URL from the curl command.'] }
+		source: { kind: 'curl', understood: [text('paste_curl_url')] }
 	};
 }
 

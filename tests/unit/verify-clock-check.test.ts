@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { clockCheck, formatDuration } from '$lib/verify';
+import { english } from './verify-english';
 
 const NOW = 1_700_000_000_000;
 
@@ -7,7 +8,7 @@ describe('clockCheck', () => {
 	it('accepts a ts within the window and says the window is assumed', () => {
 		const check = clockCheck('1699999990', NOW);
 		expect(check).toMatchObject({ ageSeconds: 10, inFuture: false, likelyInvalidTime: false });
-		expect(check.message).toBe(
+		expect(english(check.message)).toBe(
 			'ts is 10 seconds old: within ±5 minutes (an assumption: the spec does not state the allowed difference).'
 		);
 	});
@@ -15,13 +16,15 @@ describe('clockCheck', () => {
 	it('flags an old ts as likely invalid_time', () => {
 		const check = clockCheck(String(1_700_000_000 - 3_725), NOW);
 		expect(check).toMatchObject({ ageSeconds: 3_725, inFuture: false, likelyInvalidTime: true });
-		expect(check.message).toMatch(/^ts is 1 hour 2 minutes old: outside ±5 minutes .*invalid_time/);
+		expect(english(check.message)).toMatch(
+			/^ts is 1 hour 2 minutes old: outside ±5 minutes .*invalid_time/
+		);
 	});
 
 	it('flags a ts ahead of now, and honours another window', () => {
 		const check = clockCheck('1700000120', NOW, 60);
 		expect(check).toMatchObject({ ageSeconds: -120, inFuture: true, likelyInvalidTime: true });
-		expect(check.message).toMatch(/2 minutes in the future: outside ±1 minute/);
+		expect(english(check.message)).toMatch(/2 minutes in the future: outside ±1 minute/);
 		expect(clockCheck('1700000120', NOW, 300).likelyInvalidTime).toBe(false);
 	});
 
@@ -33,7 +36,7 @@ describe('clockCheck', () => {
 	it('recognises a ts in milliseconds', () => {
 		const check = clockCheck('1700000000123', NOW);
 		expect(check.likelyInvalidTime).toBe(true);
-		expect(check.message).toMatch(/milliseconds/);
+		expect(english(check.message)).toMatch(/milliseconds/);
 	});
 
 	it('refuses a ts that is not whole seconds', () => {
@@ -41,7 +44,7 @@ describe('clockCheck', () => {
 			ageSeconds: null,
 			likelyInvalidTime: true
 		});
-		expect(clockCheck('', NOW).message).toMatch(/not whole seconds/);
+		expect(english(clockCheck('', NOW).message)).toMatch(/not whole seconds/);
 	});
 });
 
@@ -65,34 +68,36 @@ describe('clockCheck against when the request was sent', () => {
 	it("judges an old HAR's ts by the entry's time, and says its age today is beside the point", () => {
 		const check = clockCheck(TS, NOW, 300, {
 			ms: sentMs,
-			source: "the HAR entry's startedDateTime",
+			source: 'har',
 			zoneKnown: true
 		});
 		expect(check).toMatchObject({ ageSeconds: 2, likelyInvalidTime: false, against: 'sent' });
-		expect(check.message).toBe(
+		expect(english(check.message)).toBe(
 			"ts is 2 seconds before the request was sent (2021-04-12 10:02:32 UTC, the HAR entry's startedDateTime): " +
 				'within ±5 minutes (an assumption: the spec does not state the allowed difference). ' +
 				'Judged against that time, not now: it is 946 days 12 hours old today, which matters only if the header is sent again.'
 		);
-		expect(clockCheck(TS, NOW).message).toMatch(/946 days 12 hours old: outside .*invalid_time/);
+		expect(english(clockCheck(TS, NOW).message)).toMatch(
+			/946 days 12 hours old: outside .*invalid_time/
+		);
 	});
 
 	it('still flags a signer whose clock was off when it sent', () => {
 		const check = clockCheck(TS, NOW, 300, {
 			ms: sentMs + 3_600_000,
-			source: 'the Date header',
+			source: 'date',
 			zoneKnown: true
 		});
 		expect(check.likelyInvalidTime).toBe(true);
-		expect(check.message).toMatch(
+		expect(english(check.message)).toMatch(
 			/^ts is 1 hour before the request was sent .*invalid_time\. The signer's clock was behind\./
 		);
 	});
 
 	it('reads a log time without a zone as UTC, and names the zone that explains whole hours', () => {
-		const source = "the log line's time";
+		const source = 'log';
 		expect(
-			clockCheck(TS, NOW, 300, { ms: sentMs - 2000, source, zoneKnown: false }).message
+			english(clockCheck(TS, NOW, 300, { ms: sentMs - 2000, source, zoneKnown: false }).message)
 		).toMatch(
 			/^ts is the same second as the log line's time \(2021-04-12 10:02:30, read as UTC: it names no time zone\): within/
 		);
@@ -102,7 +107,7 @@ describe('clockCheck against when the request was sent', () => {
 			zoneKnown: false
 		});
 		expect(beijing).toMatchObject({ ageSeconds: 2, likelyInvalidTime: false });
-		expect(beijing.message).toMatch(
+		expect(english(beijing.message)).toMatch(
 			/^the log line's time \(2021-04-12 18:02:32\) names no time zone\. If it is UTC\+08:00, ts is 2 seconds before it: within/
 		);
 	});

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { diffLoggedBaseString, readLoggedBaseString } from '$lib/verify';
 import { quickly } from './property-arbitraries';
+import { englishAll } from './verify-english';
 
 // The customer signed for http (port 80); the request went to https (443).
 const expected =
@@ -14,10 +15,10 @@ describe('a base string pasted with its log line', () => {
 		expect(diff.firstDifference).toBe(6);
 		expect(diff.lines[5]).toMatchObject({ name: 'port', expected: '443', actual: '80' });
 		expect(diff.lines.filter((line) => !line.same).map((line) => line.number)).toEqual([6]);
-		expect(diff.notes[0]).toBe(
+		expect(englishAll(diff.notes)[0]).toBe(
 			'Took off: the log prefix "2021-04-12 10:02:30,118 DEBUG signer: base_string=" and the quotes.'
 		);
-		expect(diff.notes[1]).toBe(
+		expect(englishAll(diff.notes)[1]).toBe(
 			'The paste shows \\n as text: read as line breaks (untick below to compare as pasted).'
 		);
 		expect(diff.canUnescape).toBe(true);
@@ -26,7 +27,7 @@ describe('a base string pasted with its log line', () => {
 	it('says when the log line was written, read as UTC when it names no zone', () => {
 		expect(readLoggedBaseString(logged).loggedAt).toEqual({
 			ms: Date.UTC(2021, 3, 12, 10, 2, 30, 118),
-			source: "the log line's time",
+			source: 'log',
 			zoneKnown: false
 		});
 		const zoned = logged.replace('2021-04-12 10:02:30,118', '2021-04-12T18:02:30.118+08:00');
@@ -49,7 +50,7 @@ describe('a base string pasted with its log line', () => {
 			'INFO base="1618221750\\n\\u00e9\\nGET\\n/p\\nh\\n443\\n\\n", mac="abc"'
 		);
 		expect(read.text).toBe('1618221750\né\nGET\n/p\nh\n443\n\n');
-		expect(read.tookOff).toEqual([
+		expect(englishAll(read.tookOff)).toEqual([
 			'the log prefix "INFO base="',
 			'the quotes',
 			'the text after them, ", mac="abc""'
@@ -59,21 +60,21 @@ describe('a base string pasted with its log line', () => {
 	it('takes a log prefix off a base string logged over real lines', () => {
 		const read = readLoggedBaseString(`DEBUG string to sign: ${expected}`);
 		expect(read.text).toBe(expected);
-		expect(read.tookOff).toEqual(['the log prefix "DEBUG string to sign:"']);
+		expect(englishAll(read.tookOff)).toEqual(['the log prefix "DEBUG string to sign:"']);
 	});
 
 	it('leaves a base string that starts with its ts as it is, blanks and all', () => {
 		for (const text of [expected, ` ${expected}`, 'abc\nx\n', 'b1618221750\nx']) {
 			const read = readLoggedBaseString(text);
 			expect(read.text).toBe(text);
-			expect(read.tookOff).toEqual([]);
+			expect(englishAll(read.tookOff)).toEqual([]);
 			expect(read.loggedAt).toBeNull();
 		}
 	});
 
 	it('never takes a line of the base string for a prefix', () => {
 		const escaped = '1618221750\\nn\\nGET\\n/p?client_id=123\\nh\\n443\\n\\n';
-		expect(readLoggedBaseString(`x${escaped}`).tookOff).toEqual([]);
+		expect(englishAll(readLoggedBaseString(`x${escaped}`).tookOff)).toEqual([]);
 	});
 });
 

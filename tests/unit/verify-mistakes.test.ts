@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MISTAKES, mistakeById, type MistakeContext, type SigningInputs } from '$lib/verify';
+import { english } from './verify-english';
+import { text } from '$lib/i18n/text';
 
 const inputs: SigningInputs = {
 	ts: '1700000000',
@@ -12,7 +14,7 @@ const inputs: SigningInputs = {
 	lineEnd: '\n',
 	ending: 'terminated',
 	key: 'k7Qx2mZpR4vN8sLw',
-	keyForm: 'the mac_key as given',
+	keyForm: text('diagnosis_key_as_given'),
 	hash: 'SHA-1',
 	encoding: 'base64'
 };
@@ -36,7 +38,7 @@ describe('the catalogue', () => {
 		for (const mistake of MISTAKES) {
 			expect(mistake.prior).toBeGreaterThan(0);
 			expect(mistake.prior).toBeLessThan(1);
-			expect(mistake.fix).toMatch(/\.$/);
+			expect(english(mistake.fix)).toMatch(/\.$/);
 		}
 	});
 
@@ -90,7 +92,7 @@ describe('the catalogue', () => {
 		expect(variants('key-base64-decoded', { ...inputs, key: 'not base64!' })).toEqual([]);
 		const [decoded] = variants('key-base64-decoded', { ...inputs, key: 'AAEC/w==' });
 		expect(Array.from(decoded?.inputs.key as Uint8Array)).toEqual([0, 1, 2, 255]);
-		expect(decoded?.inputs.keyForm).toBe('the mac_key Base64-decoded');
+		expect(english(decoded?.inputs.keyForm)).toBe('the mac_key Base64-decoded');
 	});
 
 	it('keeps the width of a padded ts when it shifts it by a second', () => {

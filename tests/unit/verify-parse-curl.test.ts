@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MacInputError } from '$lib/mac';
 import { parseCurl, parseCurlCommand } from '$lib/verify';
+import { englishAll, thrownEnglish } from './verify-english';
 
 const url = 'https://open.tapapis.cn/account/profile/v1?client_id=abc123';
 const auth = 'Authorization: MAC id="kid-1",ts="1700000000",nonce="bm9uY2Ux",mac="q/+Ab=="';
@@ -14,7 +15,7 @@ describe('parseCurl', () => {
 			{ name: 'Authorization', value: auth.slice('Authorization: '.length) },
 			{ name: 'accept', value: '*/*' }
 		]);
-		expect(request.understood.join(' ')).toMatch(/Method GET/);
+		expect(englishAll(request.understood).join(' ')).toMatch(/Method GET/);
 	});
 
 	it('takes --url, -X and the glued forms -XPOST and -H…', () => {
@@ -46,7 +47,7 @@ describe('parseCurl', () => {
 		]);
 		expect(request.url).toBe(url);
 		expect(request.method).toBe('GET');
-		expect(request.understood.join(' ')).toMatch(/-u\/--user/);
+		expect(englishAll(request.understood).join(' ')).toMatch(/-u\/--user/);
 	});
 
 	it('takes the value glued to the last of combined short flags (-sH…)', () => {
@@ -82,7 +83,7 @@ describe('parseCurl', () => {
 	it('assumes http:// for a URL without a scheme, as curl does, and says so', () => {
 		const request = parseCurl(['curl', 'open.tapapis.cn/account/profile/v1']);
 		expect(request.url).toBe('http://open.tapapis.cn/account/profile/v1');
-		expect(request.understood.join(' ')).toMatch(/no scheme.*http:\/\/ \(port 80\)/);
+		expect(englishAll(request.understood).join(' ')).toMatch(/no scheme.*http:\/\/ \(port 80\)/);
 	});
 
 	it('stops at a shell pipe, and takes the first of several URLs', () => {
@@ -90,7 +91,7 @@ describe('parseCurl', () => {
 		expect(request.url).toBe(url);
 		const two = parseCurl(['curl', url, 'https://other.example/']);
 		expect(two.url).toBe(url);
-		expect(two.understood.join(' ')).toMatch(/2 URLs/);
+		expect(englishAll(two.understood).join(' ')).toMatch(/2 URLs/);
 	});
 
 	it('accepts curl.exe and a leading $ prompt', () => {
@@ -108,7 +109,7 @@ describe('parseCurl', () => {
 		[['curl', url, '-H'], /-H needs a value/]
 	])('refuses %j with a typed error', (words, message) => {
 		expect(() => parseCurl(words)).toThrow(MacInputError);
-		expect(() => parseCurl(words)).toThrow(message);
+		expect(thrownEnglish(() => parseCurl(words))).toMatch(message);
 	});
 });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MacInputError } from '$lib/mac';
 import { parseFetch, parseSignedRequest } from '$lib/verify';
 import { GOOD_MAC, KEY, KID, NONCE, TS, URL_CN, diagnosePaste } from './verify-paste-fixtures';
+import { englishAll, thrownEnglish } from './verify-english';
 
 const PARAMS = { id: KID, ts: TS, nonce: NONCE, mac: GOOD_MAC };
 // The header value as it sits inside a JSON string: every quote escaped.
@@ -71,7 +72,7 @@ describe('parseFetch', () => {
 		expect(authorization?.value).toBe(
 			`MAC id="${KID}",ts="${TS}",nonce="${NONCE}",mac="${GOOD_MAC}"`
 		);
-		expect(request.understood).toEqual([
+		expect(englishAll(request.understood)).toEqual([
 			'URL from the fetch call.',
 			'Method GET from the fetch options.'
 		]);
@@ -93,10 +94,12 @@ describe('parseFetch', () => {
 	it('uses GET when the options name no method, and upper-cases the methods fetch upper-cases', () => {
 		const none = parseFetch(`fetch("${URL_CN}", {"headers": {}})`);
 		expect(none.method).toBe('GET');
-		expect(none.understood).toContain('Method GET: fetch’s default when the options name none.');
+		expect(englishAll(none.understood)).toContain(
+			'Method GET: fetch’s default when the options name none.'
+		);
 		const lower = parseFetch(`fetch("${URL_CN}", {"method": "get"})`);
 		expect(lower.method).toBe('GET');
-		expect(lower.understood).toContain('Method GET: fetch sends "get" upper-cased.');
+		expect(englishAll(lower.understood)).toContain('Method GET: fetch sends "get" upper-cased.');
 		// fetch leaves other methods as written.
 		expect(parseFetch(`fetch("${URL_CN}", {"method": "patch"})`).method).toBe('patch');
 	});
@@ -133,12 +136,12 @@ describe('parseFetch', () => {
 	it('reads the first call of several ("Copy all as fetch"), and says so', () => {
 		const request = parseFetch(`${CHROME}\n\nfetch("https://h/other", {"method": "GET"});`);
 		expect(request.url).toBe(URL_CN);
-		expect(request.understood).toContain(
+		expect(englishAll(request.understood)).toContain(
 			'The paste holds more than one fetch call; the first is read. Paste the signed one alone to check it.'
 		);
 		const then = parseFetch(`${CHROME_NODE.slice(0, -1)}.then((r) => r.json());`);
 		expect(then.url).toBe(URL_CN);
-		expect(then.understood).toContain(
+		expect(englishAll(then.understood)).toContain(
 			'Ignored what follows the fetch call: ".then((r) => r.json());".'
 		);
 	});
@@ -146,7 +149,7 @@ describe('parseFetch', () => {
 	it('says the body is ignored when there is one', () => {
 		const request = parseFetch(`fetch("${URL_CN}", {"body": "{\\"a\\":1}", "method": "POST"})`);
 		expect(request.method).toBe('POST');
-		expect(request.understood).toContain('The body is not signed, so it was ignored.');
+		expect(englishAll(request.understood)).toContain('The body is not signed, so it was ignored.');
 	});
 
 	it('reads only own members, and a "__proto__" header is just a header', () => {
@@ -168,7 +171,9 @@ describe('parseFetch', () => {
 	it('never runs the paste: code in the options is refused as not JSON', () => {
 		const globals = globalThis as Record<string, unknown>;
 		const text = `fetch("${URL_CN}", {"method": (() => { globalThis.pwned = 1; return "GET"; })()})`;
-		expect(() => parseFetch(text)).toThrow(/The fetch call’s options object is not JSON/);
+		expect(thrownEnglish(() => parseFetch(text))).toMatch(
+			/The fetch call’s options object is not JSON/
+		);
 		expect(globals.pwned).toBeUndefined();
 	});
 
@@ -208,7 +213,7 @@ describe('parseFetch', () => {
 		]
 	])('refuses %j with a MacInputError saying why', (text, message) => {
 		expect(() => parseFetch(text)).toThrow(MacInputError);
-		expect(() => parseFetch(text)).toThrow(message);
+		expect(thrownEnglish(() => parseFetch(text))).toMatch(message);
 	});
 });
 
@@ -238,16 +243,18 @@ describe('parseSignedRequest on a fetch call', () => {
 			`fetch("${URL_CN}");`,
 			`fetch("${URL_CN}", {"headers": {"accept": "*/*"}, "method": "GET"});`
 		]) {
-			expect(() => parseSignedRequest(text)).toThrow(
+			expect(thrownEnglish(() => parseSignedRequest(text))).toMatch(
 				'The fetch call sends no Authorization header ("headers": {"Authorization": "MAC …"}).'
 			);
 		}
 	});
 
 	it('tells a Bearer header apart from MAC', () => {
-		expect(() =>
-			parseSignedRequest(`fetch("${URL_CN}", {"headers": {"authorization": "Bearer abc"}})`)
-		).toThrow(/"Bearer", not MAC/);
+		expect(
+			thrownEnglish(() =>
+				parseSignedRequest(`fetch("${URL_CN}", {"headers": {"authorization": "Bearer abc"}})`)
+			)
+		).toMatch(/"Bearer", not MAC/);
 	});
 
 	it('keeps a URL that cannot be signed to correct, and asks for the URL', () => {
@@ -256,6 +263,8 @@ describe('parseSignedRequest on a fetch call', () => {
 		);
 		expect(result.url).toBe('/account/profile/v1');
 		expect(result.missing).toEqual(['url', 'mac_key']);
-		expect(result.understood.join(' ')).toMatch(/The URL cannot be signed: .*no scheme/);
+		expect(englishAll(result.understood).join(' ')).toMatch(
+			/The URL cannot be signed: .*no scheme/
+		);
 	});
 });

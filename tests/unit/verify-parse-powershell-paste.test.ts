@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { diagnose, parseSignedRequest, requestForLink } from '$lib/verify';
 import { KEY, NONCE, TS, URL_CN, diagnosePaste, mac } from './verify-paste-fixtures';
 import { CHROME, HEADER, PARAMS, VARIANTS, psAuthorization } from './verify-powershell-fixtures';
+import { englishAll, thrownEnglish } from './verify-english';
 
 describe('parseSignedRequest on a PowerShell command', () => {
 	it.each(VARIANTS)('reads %s with nothing missing but the key', (_, text) => {
@@ -70,18 +71,20 @@ describe('parseSignedRequest on a PowerShell command', () => {
 			`Invoke-WebRequest -Uri "${URL_CN}"`,
 			`Invoke-WebRequest -Uri "${URL_CN}" -Headers @{"accept"="*/*"}`
 		]) {
-			expect(() => parseSignedRequest(text)).toThrow(
+			expect(thrownEnglish(() => parseSignedRequest(text))).toMatch(
 				'The PowerShell command sends no Authorization header (-Headers @{"authorization"="MAC …"}).'
 			);
 		}
 	});
 
 	it('tells a Bearer header apart from MAC', () => {
-		expect(() =>
-			parseSignedRequest(
-				`Invoke-WebRequest -Uri "${URL_CN}" -Headers @{"authorization"="Bearer abc"}`
+		expect(
+			thrownEnglish(() =>
+				parseSignedRequest(
+					`Invoke-WebRequest -Uri "${URL_CN}" -Headers @{"authorization"="Bearer abc"}`
+				)
 			)
-		).toThrow(/"Bearer", not MAC/);
+		).toMatch(/"Bearer", not MAC/);
 	});
 
 	it('keeps a URL that cannot be signed to correct, and asks for the URL', () => {
@@ -90,7 +93,7 @@ describe('parseSignedRequest on a PowerShell command', () => {
 		);
 		expect(result.url).toBe('ftp://h/p');
 		expect(result.missing).toEqual(['url', 'mac_key']);
-		expect(result.understood.join(' ')).toMatch(/The URL cannot be signed: Only https/);
+		expect(englishAll(result.understood).join(' ')).toMatch(/The URL cannot be signed: Only https/);
 	});
 
 	it('puts only the method, URL and Authorization header in a share link', () => {

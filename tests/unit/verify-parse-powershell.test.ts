@@ -11,6 +11,7 @@ import {
 	authorizationOf,
 	psAuthorization
 } from './verify-powershell-fixtures';
+import { englishAll, thrownEnglish } from './verify-english';
 
 describe('parsePowerShell', () => {
 	it.each(VARIANTS)('reads the URL, GET and the Authorization header of %s', (_, text) => {
@@ -18,7 +19,7 @@ describe('parsePowerShell', () => {
 		expect(request.url).toBe(URL_CN);
 		expect(request.method).toBe('GET');
 		expect(authorizationOf(text)).toBe(HEADER);
-		expect(request.understood).toContain(
+		expect(englishAll(request.understood)).toContain(
 			'Method GET: PowerShell’s default when there is no -Method.'
 		);
 	});
@@ -36,7 +37,7 @@ describe('parsePowerShell', () => {
 	});
 
 	it('says what it took and what it ignored of a Chrome paste', () => {
-		expect(parsePowerShell(CHROME).understood).toEqual([
+		expect(englishAll(parsePowerShell(CHROME).understood)).toEqual([
 			'URL from -Uri.',
 			'Method GET: PowerShell’s default when there is no -Method.',
 			'The web session’s user agent and cookies ($session) are not signed, so they were ignored.',
@@ -52,7 +53,7 @@ describe('parsePowerShell', () => {
 			{ name: 'x-escapes', value: 'q"b`n\nr\rt\t0\0d$x "y" \x07\b\f\v\x1b 😀 q' }
 		]);
 		// Every $ was escaped, so nothing would have been expanded.
-		expect(request.understood.join(' ')).not.toMatch(/expanded/);
+		expect(englishAll(request.understood).join(' ')).not.toMatch(/expanded/);
 	});
 
 	it('reads single-quoted strings verbatim: doubled quotes, a literal backtick and $', () => {
@@ -61,7 +62,7 @@ describe('parsePowerShell', () => {
 		const dollar = parsePowerShell(`Invoke-WebRequest -Uri 'https://h/$p' -Headers @{'x'='$y'}`);
 		expect(dollar.url).toBe('https://h/$p');
 		expect(dollar.headers).toEqual([{ name: 'x', value: '$y' }]);
-		expect(dollar.understood.join(' ')).not.toMatch(/expanded/);
+		expect(englishAll(dollar.understood).join(' ')).not.toMatch(/expanded/);
 	});
 
 	it('reads the characters devtools writes as $([char]N)', () => {
@@ -69,7 +70,7 @@ describe('parsePowerShell', () => {
 			'Invoke-WebRequest -Uri "https://h/p" -Headers @{"x-name"="Jos$([char]233) $([char]55357)$([char]56832)$([char]10)"}'
 		);
 		expect(request.headers).toEqual([{ name: 'x-name', value: 'José 😀\n' }]);
-		expect(request.understood.join(' ')).not.toMatch(/expanded/);
+		expect(englishAll(request.understood).join(' ')).not.toMatch(/expanded/);
 	});
 
 	it('keeps a $variable or $(subexpression) as written, and says PowerShell would have expanded it', () => {
@@ -80,10 +81,10 @@ describe('parsePowerShell', () => {
 		expect(request.headers[0]?.value).toBe(
 			'MAC id="$kid",ts="$(Get-Date -UFormat %s)",nonce="n",mac="m"'
 		);
-		expect(request.understood).toContain(
+		expect(englishAll(request.understood)).toContain(
 			'PowerShell would have expanded "$env:TENANT" in the -Uri: it is kept as written here, but the request sent had its value instead.'
 		);
-		expect(request.understood).toContain(
+		expect(englishAll(request.understood)).toContain(
 			'PowerShell would have expanded "$kid", "$(Get-Date -UFormat %s)" in the "Authorization" header: it is kept as written here, but the request sent had their values instead.'
 		);
 	});
@@ -100,12 +101,12 @@ describe('parsePowerShell', () => {
 		expect(method('-CustomMethod propfind')).toBe('PROPFIND');
 		expect(method('')).toBe('GET');
 		const custom = parsePowerShell('Invoke-WebRequest -Uri "https://h/p" -CustomMethod "lock"');
-		expect(custom.understood).toContain(
+		expect(englishAll(custom.understood)).toContain(
 			'Method LOCK from -CustomMethod (PowerShell upper-cases it).'
 		);
 		const refused = parsePowerShell('Invoke-WebRequest -Uri "https://h/p" -Method Fetch');
 		expect(refused.method).toBe('Fetch');
-		expect(refused.understood).toContain(
+		expect(englishAll(refused.understood)).toContain(
 			'PowerShell’s -Method takes Get, Post, Put, Delete, Patch, Head, Options, Trace or Merge, so "Fetch" would be refused (-CustomMethod sends others).'
 		);
 	});
@@ -116,7 +117,7 @@ describe('parsePowerShell', () => {
 		);
 		expect(request.url).toBe(URL_CN);
 		expect(request.method).toBe('constructor');
-		expect(request.understood).toContain(
+		expect(englishAll(request.understood)).toContain(
 			'Ignored, as they do not change what is signed: -__proto__ -toString.'
 		);
 		expect(
@@ -134,7 +135,7 @@ describe('parsePowerShell', () => {
 		]) {
 			expect(parsePowerShell(`Invoke-RestMethod ${args}`).url, args).toBe(URL_CN);
 		}
-		expect(parsePowerShell(`Invoke-RestMethod '${URL_CN}'`).understood[0]).toBe(
+		expect(englishAll(parsePowerShell(`Invoke-RestMethod '${URL_CN}'`).understood)[0]).toBe(
 			'URL from the command’s first argument (-Uri).'
 		);
 	});
@@ -142,7 +143,7 @@ describe('parsePowerShell', () => {
 	it('adds http:// to a URL without a scheme, as PowerShell does, and says so', () => {
 		const request = parsePowerShell('Invoke-WebRequest -Uri "open.tapapis.cn/p"');
 		expect(request.url).toBe('http://open.tapapis.cn/p');
-		expect(request.understood[0]).toBe(
+		expect(englishAll(request.understood)[0]).toBe(
 			'The -Uri has no scheme, so PowerShell uses http:// (port 80): add https:// to call the service.'
 		);
 	});
@@ -158,24 +159,28 @@ describe('parsePowerShell', () => {
 -Body "{\`"nickname\`":\`"Ann\`"}"`);
 		expect(request.method).toBe('POST');
 		expect(request.headers.map((h) => h.name)).toEqual(['authorization']);
-		expect(request.understood).toContain('The body (-Body) is not signed, so it was ignored.');
-		expect(request.understood).toContain(
+		expect(englishAll(request.understood)).toContain(
+			'The body (-Body) is not signed, so it was ignored.'
+		);
+		expect(englishAll(request.understood)).toContain(
 			'Ignored, as they do not change what is signed: -UseBasicParsing -ContentType.'
 		);
 		const bytes = parsePowerShell(
 			`Invoke-WebRequest -Uri "${URL_CN}" -Method "POST" -Body ([System.Text.Encoding]::UTF8.GetBytes("{\`"n\`":\`"Jos$([char]233)\`"}"))`
 		);
-		expect(bytes.understood).toContain('The body (-Body) is not signed, so it was ignored.');
+		expect(englishAll(bytes.understood)).toContain(
+			'The body (-Body) is not signed, so it was ignored.'
+		);
 	});
 
 	it('warns that a hashtable -Body with GET goes into the query string', () => {
 		const request = parsePowerShell(`Invoke-RestMethod -Uri "${URL_CN}" -Body @{page=2}`);
 		expect(request.url).toBe(URL_CN);
-		expect(request.understood).toContain(
+		expect(englishAll(request.understood)).toContain(
 			'With GET, PowerShell appends a hashtable -Body to the query string (in no set order), which the URL here leaves out: check the query the server received.'
 		);
 		const post = parsePowerShell(`Invoke-RestMethod -Uri "${URL_CN}" -Method Post -Body @{page=2}`);
-		expect(post.understood.join(' ')).not.toMatch(/query string/);
+		expect(englishAll(post.understood).join(' ')).not.toMatch(/query string/);
 	});
 
 	it('builds the URL from the "path" entry when it differs from the -Uri, and says so', () => {
@@ -186,16 +191,18 @@ describe('parsePowerShell', () => {
 			)
 		);
 		expect(request.url).toBe('https://open.tapapis.cn/account/profile/v1?client_id=abc%31%323');
-		expect(request.understood).toContain(
+		expect(englishAll(request.understood)).toContain(
 			'The -Uri says "/account/profile/v1?client_id=abc123" but the "path" entry (the HTTP/2 :path the browser sent) says "/account/profile/v1?client_id=abc%31%323": the URL is built from "path", the bytes actually sent.'
 		);
 	});
 
 	it('keeps the -Uri when "path" agrees with it or is not a path', () => {
-		expect(parsePowerShell(NO_SESSION).understood.join(' ')).not.toMatch(/"path"/);
+		expect(englishAll(parsePowerShell(NO_SESSION).understood).join(' ')).not.toMatch(/"path"/);
 		const star = parsePowerShell(NO_SESSION.replace(/"path"="[^"]*"/, '"path"="*"'));
 		expect(star.url).toBe(URL_CN);
-		expect(star.understood).toContain('The "path" entry "*" is not a path, so it was not used.');
+		expect(englishAll(star.understood)).toContain(
+			'The "path" entry "*" is not a path, so it was not used.'
+		);
 	});
 
 	it('reads headers from a variable the paste sets: a hashtable, or a Dictionary filled with .Add', () => {
@@ -205,7 +212,9 @@ describe('parsePowerShell', () => {
 }
 Invoke-RestMethod -Uri "${URL_CN}" -Method Get -Headers $headers`);
 		expect(hashtable.headers[1]).toEqual({ name: 'Authorization', value: HEADER });
-		expect(hashtable.understood).toContain('Headers from $headers, set earlier in the paste.');
+		expect(englishAll(hashtable.understood)).toContain(
+			'Headers from $headers, set earlier in the paste.'
+		);
 
 		// Postman's "PowerShell - RestMethod" snippet.
 		const postman =
@@ -229,7 +238,7 @@ Invoke-WebRequest -Uri $uri -Headers @{ Authorization = $auth; Cookie = $null }`
 			`Invoke-WebRequest -Uri "${URL_CN}" -Headers @{"X-Trace"=[guid]::NewGuid(); "authorization"="${psAuthorization()}"}`
 		);
 		expect(request.headers.map((h) => h.name)).toEqual(['authorization']);
-		expect(request.understood).toContain(
+		expect(englishAll(request.understood)).toContain(
 			'The "X-Trace" header is "[guid]::NewGuid()", which is not evaluated here, so it was left out.'
 		);
 	});
@@ -242,7 +251,7 @@ Invoke-WebRequest -Uri $uri -Headers @{ Authorization = $auth; Cookie = $null }`
 		const request = parsePowerShell(`${page};\r\n${CHROME};\r\n${NO_SESSION}`);
 		expect(request.url).toBe(URL_CN);
 		expect(request.headers.some((h) => h.name === 'authorization')).toBe(true);
-		expect(request.understood[0]).toBe(
+		expect(englishAll(request.understood)[0]).toBe(
 			'The paste holds 3 commands; the first MAC-signed one (number 2, Invoke-WebRequest) is read. To check another, paste it alone.'
 		);
 	});
@@ -337,19 +346,19 @@ Write-Host $r`);
 		]
 	])('refuses %j with a MacInputError saying why', (text, message) => {
 		expect(() => parsePowerShell(text)).toThrow(MacInputError);
-		expect(() => parsePowerShell(text)).toThrow(message);
+		expect(thrownEnglish(() => parsePowerShell(text))).toMatch(message);
 	});
 
 	it('says where a paste cut short inside the Authorization value breaks off', () => {
 		const cut = CHROME.slice(0, CHROME.indexOf('nonce='));
-		expect(() => parsePowerShell(cut)).toThrow(
+		expect(thrownEnglish(() => parsePowerShell(cut))).toMatch(
 			/^A double-quoted string opened at line 13, column 19 \("MAC id=`"kid-1234567890…\) is never closed/
 		);
 	});
 
 	it('refuses strings nested past any paste devtools writes, with a MacInputError', () => {
 		const deep = `Invoke-WebRequest -Uri "${'$("'.repeat(5000)}`;
-		expect(() => parsePowerShell(deep)).toThrow(
+		expect(thrownEnglish(() => parsePowerShell(deep))).toMatch(
 			/nests strings, subexpressions or hashtables more than 64 deep/
 		);
 		const tables = `Invoke-WebRequest -Uri "https://h/" -Body ${'@{a='.repeat(5000)}`;

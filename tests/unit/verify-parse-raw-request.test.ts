@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MacInputError } from '$lib/mac';
 import { parseRawRequest } from '$lib/verify';
+import { englishAll, thrownEnglish } from './verify-english';
 
 const auth = 'MAC id="kid-1",ts="1700000000",nonce="bm9uY2Ux",mac="q/+Ab=="';
 
@@ -19,8 +20,8 @@ describe('parseRawRequest', () => {
 		expect(request.target).toBe('/account/profile/v1?client_id=abc123');
 		expect(request.url).toBe('https://open.tapapis.cn/account/profile/v1?client_id=abc123');
 		expect(request.headers.find((h) => h.name === 'Authorization')?.value).toBe(auth);
-		expect(request.understood).toContain('Method GET from the request line.');
-		expect(request.understood).toContain(
+		expect(englishAll(request.understood)).toContain('Method GET from the request line.');
+		expect(englishAll(request.understood)).toContain(
 			'Port 443 assumed: a raw request does not say its scheme.'
 		);
 	});
@@ -31,7 +32,9 @@ describe('parseRawRequest', () => {
 		);
 		const other = parseRawRequest('GET /p HTTP/1.1\nHost: h.example:8443\n');
 		expect(other.url).toBe('https://h.example:8443/p');
-		expect(other.understood.join(' ')).toMatch(/Port 8443 from the Host header; https assumed/);
+		expect(englishAll(other.understood).join(' ')).toMatch(
+			/Port 8443 from the Host header; https assumed/
+		);
 	});
 
 	it('takes scheme, host and port from an absolute-form request line', () => {
@@ -63,18 +66,20 @@ describe('parseRawRequest', () => {
 	it('ignores the body and says so', () => {
 		const request = parseRawRequest('POST /p HTTP/1.1\nHost: h\n\n{"a":1}\nX-Not: header');
 		expect(request.headers.map((h) => h.name)).toEqual(['Host']);
-		expect(request.understood.join(' ')).toMatch(/body/);
+		expect(englishAll(request.understood).join(' ')).toMatch(/body/);
 	});
 
 	it('leaves the URL undefined without a Host, and says the host is unknown', () => {
 		const request = parseRawRequest('GET /p HTTP/1.1\nAuthorization: x\n');
 		expect(request.url).toBeUndefined();
 		expect(request.target).toBe('/p');
-		expect(request.understood.join(' ')).toMatch(/No Host header/);
+		expect(englishAll(request.understood).join(' ')).toMatch(/No Host header/);
 	});
 
 	it('refuses a request target that is not a path', () => {
 		expect(() => parseRawRequest('OPTIONS * HTTP/1.1\nHost: h\n')).toThrow(MacInputError);
-		expect(() => parseRawRequest('OPTIONS * HTTP/1.1\nHost: h\n')).toThrow(/not a path/);
+		expect(thrownEnglish(() => parseRawRequest('OPTIONS * HTTP/1.1\nHost: h\n'))).toMatch(
+			/not a path/
+		);
 	});
 });

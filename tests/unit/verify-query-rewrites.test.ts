@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { reEncodings, safeDecode, sortQuery, splitUri } from '$lib/verify/diagnosis/query-rewrites';
+import { english } from './verify-english';
 
 describe('query rewrites', () => {
 	it('splits a request URI at the first ?, telling a bare ? from none', () => {
@@ -15,7 +16,7 @@ describe('query rewrites', () => {
 
 	it('lists each distinct re-encoding once, with how it was made', () => {
 		const result = reEncodings("client_id=abc&q=a+b%7e!'");
-		const byHow = Object.fromEntries(result.map(({ how, query }) => [how, query]));
+		const byHow = Object.fromEntries(result.map(({ how, query }) => [english(how), query]));
 		expect(byHow['encodeURIComponent of each decoded value']).toBe("client_id=abc&q=a%20b~!'");
 		expect(byHow['encodeURIComponent of each value as sent, so % became %25']).toBe(
 			"client_id=abc&q=a%2Bb%257e!'"
@@ -30,14 +31,14 @@ describe('query rewrites', () => {
 
 	it('does not list a rewrite again when an earlier one gave the same query', () => {
 		// '+' as %20 is what encodeURIComponent of the decoded value gives here.
-		expect(reEncodings('q=a+b').map(({ how }) => how)).toEqual([
+		expect(reEncodings('q=a+b').map(({ how }) => english(how))).toEqual([
 			'encodeURIComponent of each decoded value',
 			'encodeURIComponent of each value as sent, so % became %25'
 		]);
 	});
 
 	it('offers no decoded re-encoding when a value cannot be decoded', () => {
-		const hows = reEncodings('a=%E0%A4%A').map(({ how }) => how);
+		const hows = reEncodings('a=%E0%A4%A').map(({ how }) => english(how));
 		expect(hows).not.toContain('encodeURIComponent of each decoded value');
 		expect(hows).toContain('encodeURIComponent of each value as sent, so % became %25');
 	});

@@ -7,6 +7,7 @@ import {
 	renderBaseString,
 	type SigningInputs
 } from '$lib/verify';
+import { text } from '$lib/i18n/text';
 
 const inputs: SigningInputs = {
 	ts: '1700000000',
@@ -19,7 +20,7 @@ const inputs: SigningInputs = {
 	lineEnd: '\n',
 	ending: 'terminated',
 	key: 'k',
-	keyForm: 'the mac_key as given',
+	keyForm: text('diagnosis_key_as_given'),
 	hash: 'SHA-1',
 	encoding: 'base64'
 };

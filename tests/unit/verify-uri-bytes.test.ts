@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { diagnose, parseSignedRequest, requestForLink } from '$lib/verify';
 import { KEY, KID, NONCE, TS, mac } from './verify-paste-fixtures';
+import { english, englishAll } from './verify-english';
 
 const PATH = '/account/basic-info/v1';
 const HOST = 'open.tapapis.cn';
@@ -32,7 +33,7 @@ describe("a query holding ' (it's)", () => {
 		const result = await verdictOf(curl);
 		expect(result.verdict).toBe('match');
 		expect(result.expectedBaseString).toContain(`\n${asSent}\n`);
-		expect(parseSignedRequest(curl).understood.join(' ')).toMatch(
+		expect(englishAll(parseSignedRequest(curl).understood).join(' ')).toMatch(
 			/curl sends it as it is, where a browser would rewrite it \(' is sent as %27\)/
 		);
 	});
@@ -48,7 +49,7 @@ describe("a query holding ' (it's)", () => {
 		const result = await verdictOf(curl);
 		expect(result.verdict).toBe('explained');
 		expect(result.explanations[0]?.id).toBe('query-re-encoded');
-		expect(result.explanations[0]?.title).toMatch(/as a URL parser writes it/);
+		expect(english(result.explanations[0]?.title)).toMatch(/as a URL parser writes it/);
 	});
 
 	it('matches a fetch call signed over what the browser sends, %27, and says why', async () => {
@@ -56,7 +57,7 @@ describe("a query holding ' (it's)", () => {
 		const fetchCall = `fetch("https://${HOST}${asSent}", {"headers": {"authorization": "${headerFor(sent).replace(/"/g, '\\"')}"}, "method": "GET"});`;
 		const request = parseSignedRequest(fetchCall);
 		expect(request.uriForm).toBe('browser');
-		expect(request.understood.join(' ')).toMatch(
+		expect(englishAll(request.understood).join(' ')).toMatch(
 			/The browser sends this URL rewritten \(' is sent as %27\)/
 		);
 		expect((await verdictOf(fetchCall)).verdict).toBe('match');
@@ -74,7 +75,7 @@ describe('curl and dot segments', () => {
 		expect((await verdictOf(withFlag)).verdict).toBe('match');
 		const without = `curl '${typed}' -H 'Authorization: ${headerFor(`${PATH}?client_id=abc123`)}'`;
 		expect((await verdictOf(without)).verdict).toBe('match');
-		expect(parseSignedRequest(without).understood.join(' ')).toMatch(
+		expect(englishAll(parseSignedRequest(without).understood).join(' ')).toMatch(
 			/Without --path-as-is curl takes \/\.\/ and \/\.\.\/ out/
 		);
 	});

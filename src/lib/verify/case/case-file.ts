@@ -4,6 +4,10 @@
 // every language.
 import { authorizationHeader, type MacHeaderParams } from '$lib/mac';
 import { m } from '$lib/paraglide/messages.js';
+import type { Text } from '$lib/i18n/text';
+import { render as renderDiagnosis } from 'virtual:messages/diagnosis';
+import { render as renderPaste } from 'virtual:messages/paste';
+import { shownString } from '../paste/shown-text';
 import type { ClockCheck } from '../diagnosis/clock-check';
 import type { Diagnosis } from '../diagnosis/verdict';
 import type { SignedRequestKind } from '../paste/parse-signed-request';
@@ -19,7 +23,7 @@ export interface CaseInput {
 	diagnosis: Diagnosis;
 	clock?: ClockCheck;
 	/** What the paste was, and what was read from it. */
-	source?: { kind: SignedRequestKind; understood: string[] };
+	source?: { kind: SignedRequestKind; understood: Text[] };
 }
 
 export interface CaseOptions {
@@ -46,6 +50,14 @@ const PASTED_AS: Record<SignedRequestKind, string> = {
 	fetch: m.verify_case_kind_fetch(),
 	powershell: m.verify_case_kind_powershell()
 };
+
+/** A diagnosis or paste Text as plain text, in this module's language. */
+function shown(value: Text): string {
+	return shownString(
+		(text) => (text.key.startsWith('paste_') ? renderPaste(text) : renderDiagnosis(text)),
+		value
+	);
+}
 
 /** First 4 and last 2 characters of a long kid, which is enough to tell two tokens apart. */
 export function maskKid(kid: string): string {
@@ -128,7 +140,7 @@ export function caseFileMarkdown(input: CaseInput, options: CaseOptions = {}): s
 	];
 	if (input.source) {
 		out.push(`- ${m.verify_case_pasted_as({ kind: PASTED_AS[input.source.kind] })}`);
-		out.push(...input.source.understood.map((line) => `  - ${line}`));
+		out.push(...input.source.understood.map((line) => `  - ${shown(line)}`));
 	}
 	out.push(
 		'',
@@ -137,16 +149,16 @@ export function caseFileMarkdown(input: CaseInput, options: CaseOptions = {}): s
 		`- ${m.verify_case_customer_mac({ value: code(diagnosis.customerMac) })}`,
 		`- ${m.verify_case_expected_mac({ value: code(diagnosis.expectedMac) })}`,
 		`- ${diagnosis.match ? m.verify_case_match_yes() : m.verify_case_match_no()}`,
-		`- ${diagnosis.message}`
+		`- ${shown(diagnosis.message)}`
 	);
-	if (input.clock) out.push(`- ${m.verify_case_clock({ message: input.clock.message })}`);
+	if (input.clock) out.push(`- ${m.verify_case_clock({ message: shown(input.clock.message) })}`);
 	if (diagnosis.explanations.length > 0) {
 		out.push('', `## ${m.verify_case_diagnosis()}`, '');
 		diagnosis.explanations.forEach((reproduction, index) => {
 			if (index > 0) out.push('');
 			out.push(
-				`${index + 1}. **${reproduction.title}** (\`${reproduction.id}\`)`,
-				`   ${m.verify_case_fix({ fix: reproduction.fix })}`,
+				`${index + 1}. **${shown(reproduction.title)}** (\`${reproduction.id}\`)`,
+				`   ${m.verify_case_fix({ fix: shown(reproduction.fix) })}`,
 				'',
 				`   ${m.verify_case_signed_base()}`,
 				'',
@@ -156,7 +168,7 @@ export function caseFileMarkdown(input: CaseInput, options: CaseOptions = {}): s
 			);
 		});
 	} else if (diagnosis.keyOrUnseenInputs) {
-		out.push('', `## ${m.verify_case_diagnosis()}`, '', diagnosis.message);
+		out.push('', `## ${m.verify_case_diagnosis()}`, '', shown(diagnosis.message));
 	}
 	out.push(
 		'',

@@ -1,3 +1,4 @@
+import { text as t, type Text } from '$lib/i18n/text';
 import { BASE_STRING_RULES } from '$lib/mac';
 import { logLineTime, type SentAt } from '../paste/sent-at';
 
@@ -40,7 +41,7 @@ export interface BaseStringDiff {
 	firstDifference: number | null;
 	/** The paste shows `\n` as text and has no line breaks: offer unescapeBaseString. */
 	canUnescape: boolean;
-	notes: string[];
+	notes: Text[];
 }
 
 interface Line {
@@ -96,7 +97,7 @@ export function unescapeBaseString(text: string): string {
 export interface LoggedBaseString {
 	text: string;
 	/** What was taken off around the base string, in words ("the log prefix "…"", "the quotes"). */
-	tookOff: string[];
+	tookOff: Text[];
 	/** The paste shows line breaks as `\n` text. */
 	escaped: boolean;
 	/** Whether those escapes were read as the characters they stand for. */
@@ -111,8 +112,9 @@ const BARE_START = new RegExp(String.raw`^((?:b?['"])?)` + TS_LINE);
 // A log prefix ends with `=`, `:` or a blank, before the quote: `… DEBUG signer: base_string='`.
 const PREFIXED_START = new RegExp(String.raw`^(.*?(?:[=:][ \t]*|[ \t]))((?:b?['"])?)` + TS_LINE);
 
-function quotedForNote(text: string): string {
-	return `"${text.length > 80 ? `${text.slice(0, 80)}…` : text}"`;
+/** A value for a note, cut at 80 characters (the message puts it in quotes). */
+function forNote(value: string): string {
+	return value.length > 80 ? `${value.slice(0, 80)}…` : value;
 }
 
 /** Where the quote opened before `from` closes; a backslash escapes the next character. */
@@ -147,16 +149,17 @@ export function readLoggedBaseString(
 	const start = (bare ?? prefixed)?.[0].length ?? 0;
 	const quote = opening.replace(/^b/, '');
 	let body = (bare ?? prefixed) ? text.slice(start) : text;
-	const tookOff: string[] = [];
-	if (prefix.trim() !== '') tookOff.push(`the log prefix ${quotedForNote(prefix.trim())}`);
+	const tookOff: Text[] = [];
+	if (prefix.trim() !== '')
+		tookOff.push(t('diagnosis_took_prefix', { prefix: forNote(prefix.trim()) }));
 	if (quote !== '') {
 		const close = closingQuote(body, 0, quote);
-		if (close < 0) tookOff.push('the opening quote');
+		if (close < 0) tookOff.push(t('diagnosis_took_opening_quote'));
 		else {
 			const after = body.slice(close + 1).trim();
 			body = body.slice(0, close);
-			tookOff.push('the quotes');
-			if (after !== '') tookOff.push(`the text after them, ${quotedForNote(after)}`);
+			tookOff.push(t('diagnosis_took_quotes'));
+			if (after !== '') tookOff.push(t('diagnosis_took_after', { text: forNote(after) }));
 		}
 	}
 	const escaped = hasEscapedLineBreaks(body);
@@ -183,11 +186,13 @@ function unescapeQuoted(body: string, quote: string): string {
 	return unescapeBaseString(body);
 }
 
-/** "a, b and c". */
-function joinWords(words: string[]): string {
-	return words.length < 2
-		? words.join('')
-		: `${words.slice(0, -1).join(', ')} and ${words.at(-1) ?? ''}`;
+/** "a, b and c", in the page's language. */
+function joinWords(words: readonly Text[]): Text {
+	const [first, second, ...rest] = words;
+	if (first === undefined) return t('diagnosis_took_quotes');
+	if (second === undefined) return first;
+	if (rest.length === 0) return t('diagnosis_list_two', { first, second });
+	return t('diagnosis_list_more', { first, rest: joinWords([second, ...rest]) });
 }
 
 /**
@@ -201,12 +206,10 @@ export function diffLoggedBaseString(
 ): BaseStringDiff & { read: LoggedBaseString } {
 	const read = readLoggedBaseString(pasted, unescape);
 	const diff = diffBaseString(expected, read.text);
-	const notes: string[] = [];
-	if (read.tookOff.length > 0) notes.push(`Took off: ${joinWords(read.tookOff)}.`);
-	if (read.unescaped && read.escaped)
-		notes.push(
-			'The paste shows \\n as text: read as line breaks (untick below to compare as pasted).'
-		);
+	const notes: Text[] = [];
+	if (read.tookOff.length > 0)
+		notes.push(t('diagnosis_diff_took_off', { list: joinWords(read.tookOff) }));
+	if (read.unescaped && read.escaped) notes.push(t('diagnosis_diff_read_escapes'));
 	return {
 		...diff,
 		canUnescape: read.escaped || diff.canUnescape,
@@ -294,18 +297,16 @@ export function diffBaseString(expected: string, actual: string): BaseStringDiff
 	};
 }
 
-function notes(expected: string, actual: string, lines: LineDiff[]): string[] {
-	const result: string[] = [];
+function notes(expected: string, actual: string, lines: LineDiff[]): Text[] {
+	const result: Text[] = [];
 	if (expected !== actual && withoutTrailing(expected, '\n') === withoutTrailing(actual, '\n')) {
-		result.push(
-			'Only the line feeds at the end differ. Logs and copying often drop them, so check the signing code before concluding.'
-		);
+		result.push(t('diagnosis_diff_line_feeds'));
 	}
 	if (lines.some((line) => line.invisible.some((mark) => mark.kind === 'cr'))) {
-		result.push('The pasted lines end with CR LF; the base string uses LF alone.');
+		result.push(t('diagnosis_diff_crlf'));
 	}
 	if (hasEscapedLineBreaks(actual)) {
-		result.push('The paste shows \\n as text: unescape it to compare the real lines.');
+		result.push(t('diagnosis_diff_escaped'));
 	}
 	return result;
 }

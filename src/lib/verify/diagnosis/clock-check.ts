@@ -1,5 +1,7 @@
+import { text, type Text } from '$lib/i18n/text';
 import { isTimestamp } from '$lib/mac';
-import { formatInstant, type SentAt } from '../paste/sent-at';
+import { sentences } from '../paste/shown-text';
+import { formatInstant, type SentAt, type SentAtSource } from '../paste/sent-at';
 
 export interface ClockCheck {
 	/** Seconds between the ts and now; negative when the ts is ahead. Null when ts is not seconds. */
@@ -9,27 +11,63 @@ export interface ClockCheck {
 	likelyInvalidTime: boolean;
 	/** What the ts was judged against: when the paste says the request was sent, or now. */
 	against: 'sent' | 'now';
-	message: string;
+	message: Text;
 }
 
-/** "3 minutes 20 seconds": the two largest units are precise enough for a clock difference. */
-export function formatDuration(seconds: number): string {
-	const units: [string, number][] = [
-		['day', 86_400],
-		['hour', 3_600],
-		['minute', 60],
-		['second', 1]
-	];
+type DurationUnit = 'day' | 'hour' | 'minute' | 'second';
+
+const UNITS: [DurationUnit, number][] = [
+	['day', 86_400],
+	['hour', 3_600],
+	['minute', 60],
+	['second', 1]
+];
+
+/**
+ * A duration as at most two units, largest first ("3 minutes 20 seconds"): precise enough for a
+ * clock difference. Empty for less than half a second.
+ */
+export function durationParts(seconds: number): { unit: DurationUnit; count: number }[] {
 	let rest = Math.abs(Math.round(seconds));
-	const parts: string[] = [];
-	for (const [name, size] of units) {
+	const parts: { unit: DurationUnit; count: number }[] = [];
+	for (const [unit, size] of UNITS) {
 		const count = Math.floor(rest / size);
 		rest -= count * size;
-		if (count > 0 && parts.length < 2) parts.push(`${count} ${name}${count === 1 ? '' : 's'}`);
+		if (count > 0 && parts.length < 2) parts.push({ unit, count });
 		if (parts.length > 0 && count === 0) break;
 	}
+	return parts;
+}
+
+/** "3 minutes 20 seconds", in English: for pages that render no diagnosis Texts. */
+export function formatDuration(seconds: number): string {
+	const parts = durationParts(seconds).map(
+		({ unit, count }) => `${count} ${unit}${count === 1 ? '' : 's'}`
+	);
 	return parts.length > 0 ? parts.join(' ') : '0 seconds';
 }
+
+const UNIT_TEXTS = {
+	day: ['diagnosis_day_one', 'diagnosis_day_other'],
+	hour: ['diagnosis_hour_one', 'diagnosis_hour_other'],
+	minute: ['diagnosis_minute_one', 'diagnosis_minute_other'],
+	second: ['diagnosis_second_one', 'diagnosis_second_other']
+} as const;
+
+/** formatDuration as a Text, in the page's language ("3 分钟 20 秒"). */
+export function durationText(seconds: number): Text {
+	const [first, second] = durationParts(seconds).map(({ unit, count }) =>
+		text(UNIT_TEXTS[unit][count === 1 ? 0 : 1], { count })
+	);
+	if (first === undefined) return text('diagnosis_second_other', { count: 0 });
+	return second === undefined ? first : text('diagnosis_duration_two', { first, second });
+}
+
+const SOURCES = {
+	har: 'diagnosis_source_har',
+	date: 'diagnosis_source_date',
+	log: 'diagnosis_source_log'
+} as const satisfies Record<SentAtSource, string>;
 
 // The zone offsets in use, in quarter hours: from UTC-12:00 to UTC+14:00.
 const QUARTER_HOUR = 900;
@@ -54,14 +92,14 @@ export function clockCheck(
 	sent: SentAt | null = null
 ): ClockCheck {
 	const against = sent === null ? 'now' : 'sent';
-	const window = `±${formatDuration(windowSeconds)} (an assumption: the spec does not state the allowed difference)`;
+	const window = text('diagnosis_clock_window', { duration: durationText(windowSeconds) });
 	if (!isTimestamp(ts)) {
 		return {
 			ageSeconds: null,
 			inFuture: false,
 			likelyInvalidTime: true,
 			against,
-			message: `ts "${ts.slice(0, 30)}" is not whole seconds since 1970, so expect invalid_time.`
+			message: text('diagnosis_clock_not_seconds', { ts: ts.slice(0, 30) })
 		};
 	}
 	const referenceMs = sent?.ms ?? nowMs;
@@ -77,32 +115,40 @@ export function clockCheck(
 			inFuture,
 			likelyInvalidTime: true,
 			against,
-			message: `ts ${ts} is in milliseconds; the service expects whole seconds, so expect invalid_time.`
+			message: text('diagnosis_clock_milliseconds', { ts })
 		};
 	}
 	const likelyInvalidTime = Math.abs(ageSeconds) > windowSeconds;
-	const distance = formatDuration(ageSeconds);
+	const distance = durationText(ageSeconds);
+	const age = (seconds: number) =>
+		text(seconds < 0 ? 'diagnosis_clock_future' : 'diagnosis_clock_old', {
+			duration: durationText(seconds)
+		});
 	if (sent === null) {
-		const when = inFuture ? `${distance} in the future` : `${distance} old`;
+		const when = age(ageSeconds);
 		const message = likelyInvalidTime
-			? `ts is ${when}: outside ${window}, so expect invalid_time. ${
-					inFuture
-						? "The signer's clock is ahead."
-						: "The signer's clock is behind, or the header was stored and sent again later."
-				}`
-			: `ts is ${when}: within ${window}.`;
+			? text('diagnosis_clock_outside', {
+					when,
+					window,
+					clock: text(inFuture ? 'diagnosis_clock_ahead_now' : 'diagnosis_clock_behind_now')
+				})
+			: text('diagnosis_clock_within', { when, window });
 		return { ageSeconds, inFuture, likelyInvalidTime, against, message };
 	}
 
 	const nowAge = Math.floor(nowMs / 1000) - Number(ts);
 	const today =
-		Math.abs(nowAge) > windowSeconds
-			? ` Judged against that time, not now: it is ${formatDuration(nowAge)} ${nowAge < 0 ? 'in the future' : 'old'} today, which matters only if the header is sent again.`
-			: '';
-	const relation = (seconds: number) =>
+		Math.abs(nowAge) > windowSeconds ? [text('diagnosis_clock_today', { age: age(nowAge) })] : [];
+	const withToday = (message: Text) =>
+		sentences('diagnosis_sentences', [message, ...today]) as Text;
+	const relation = (seconds: number, object: Text) =>
 		seconds === 0
-			? 'the same second as'
-			: `${formatDuration(seconds)} ${seconds > 0 ? 'before' : 'after'}`;
+			? text('diagnosis_clock_same_second', { object })
+			: text(seconds > 0 ? 'diagnosis_clock_before' : 'diagnosis_clock_after', {
+					duration: durationText(seconds),
+					object
+				});
+	const source = text(SOURCES[sent.source]);
 	if (!sent.zoneKnown) {
 		const written = formatInstant(sent.ms).replace(/ UTC$/, '');
 		const offset = Math.round(ageSeconds / QUARTER_HOUR) * QUARTER_HOUR;
@@ -118,25 +164,43 @@ export function clockCheck(
 				inFuture: ageSeconds - offset < 0,
 				likelyInvalidTime: false,
 				against,
-				message: `${sent.source} (${written}) names no time zone. If it is ${zoneName(offset)}, ts is ${relation(ageSeconds - offset)} it: within ${window}; read as UTC it would be ${distance} off. Ask which zone the log writes.${today}`
+				message: withToday(
+					text('diagnosis_clock_zone_guess', {
+						source,
+						written,
+						zone: zoneName(offset),
+						when: relation(ageSeconds - offset, text('diagnosis_clock_it')),
+						window,
+						distance
+					})
+				)
 			};
 		}
-		const stated = `${sent.source} (${written}, read as UTC: it names no time zone)`;
+		const when = relation(ageSeconds, text('diagnosis_clock_stated_utc', { source, written }));
 		return {
 			ageSeconds,
 			inFuture,
 			likelyInvalidTime,
 			against,
-			message: likelyInvalidTime
-				? `ts is ${relation(ageSeconds)} ${stated}: outside ${window}, so expect invalid_time, unless the log writes another zone.${today}`
-				: `ts is ${relation(ageSeconds)} ${stated}: within ${window}.${today}`
+			message: withToday(
+				likelyInvalidTime
+					? text('diagnosis_clock_outside_zone', { when, window })
+					: text('diagnosis_clock_within', { when, window })
+			)
 		};
 	}
-	const stated = `the request was sent (${formatInstant(sent.ms)}, ${sent.source})`;
-	const message = likelyInvalidTime
-		? `ts is ${relation(ageSeconds)} ${stated}: outside ${window}, so expect invalid_time. ${
-				inFuture ? "The signer's clock was ahead." : "The signer's clock was behind."
-			}${today}`
-		: `ts is ${relation(ageSeconds)} ${stated}: within ${window}.${today}`;
+	const when = relation(
+		ageSeconds,
+		text('diagnosis_clock_stated_sent', { instant: formatInstant(sent.ms), source })
+	);
+	const message = withToday(
+		likelyInvalidTime
+			? text('diagnosis_clock_outside', {
+					when,
+					window,
+					clock: text(inFuture ? 'diagnosis_clock_was_ahead' : 'diagnosis_clock_was_behind')
+				})
+			: text('diagnosis_clock_within', { when, window })
+	);
 	return { ageSeconds, inFuture, likelyInvalidTime, against, message };
 }

@@ -8,6 +8,8 @@ import {
 	type MacHeaderParams,
 	type UriForm
 } from '$lib/mac';
+import { text, type Text } from '$lib/i18n/text';
+import { sentences } from '../paste/shown-text';
 import { DEPLOYMENT_HOSTS } from '../../account-api/deployments';
 import { MISTAKES, type Candidate, type Mistake, type MistakeContext } from './mistakes/catalogue';
 import {
@@ -68,7 +70,7 @@ export async function diagnose(input: DiagnoseInput): Promise<Diagnosis> {
 		lineEnd: '\n',
 		ending: 'terminated',
 		key: input.macKey,
-		keyForm: 'the mac_key as given',
+		keyForm: text('diagnosis_key_as_given'),
 		hash: 'SHA-1',
 		encoding: 'base64'
 	};
@@ -89,7 +91,7 @@ export async function diagnose(input: DiagnoseInput): Promise<Diagnosis> {
 			match: true,
 			explanations: [],
 			keyOrUnseenInputs: false,
-			message: 'The mac matches: the customer signs correctly with this mac_key and URL.'
+			message: text('diagnosis_verdict_match')
 		};
 	}
 
@@ -113,7 +115,7 @@ export async function diagnose(input: DiagnoseInput): Promise<Diagnosis> {
 			match: false,
 			explanations,
 			keyOrUnseenInputs: false,
-			message: `The mac does not match. It is reproduced by a known mistake: ${first?.title ?? ''}.`
+			message: text('diagnosis_verdict_explained', { title: first?.title ?? '' })
 		};
 	}
 	return {
@@ -199,9 +201,14 @@ function asReproduction(variant: Variant, baseString: string): Reproduction {
 		id: mistakes.map((mistake) => mistake.id).join('+'),
 		mistakes,
 		title: mistakes
-			.map((mistake, index) => (index === 0 ? mistake.title : lowerFirst(mistake.title)))
-			.join(', and '),
-		fix: mistakes.map((mistake) => mistake.fix).join(' '),
+			.map((mistake) => mistake.title)
+			.reduce((first, second) =>
+				text('diagnosis_pair_title', { first, second: { lowerFirst: second } })
+			),
+		fix: sentences(
+			'diagnosis_sentences',
+			mistakes.map((mistake) => mistake.fix)
+		) as Text,
 		likelihood: likelihood(variant),
 		baseString,
 		hash: variant.inputs.hash,
@@ -210,20 +217,16 @@ function asReproduction(variant: Variant, baseString: string): Reproduction {
 	};
 }
 
-function lowerFirst(text: string): string {
-	return text.charAt(0).toLowerCase() + text.slice(1);
-}
-
-function unexplainedMessage(mac: string): string {
+function unexplainedMessage(mac: string): Text {
 	const shapes = (['SHA-1', 'SHA-256'] as const).flatMap((hash) =>
 		(['base64', 'base64-unpadded', 'base64url', 'base64url-unpadded', 'hex'] as const).filter(
 			(encoding) => canProduce(mac, hash, encoding)
 		)
 	);
 	if (shapes.length === 0) {
-		return `The mac does not match, and "${mac.slice(0, 60)}" is not an HMAC digest in any encoding tried (HMAC-SHA-1 in Base64 is 28 characters ending in "="): it was probably cut or changed on its way, by a log, a proxy or URL decoding.`;
+		return text('diagnosis_verdict_not_digest', { mac: mac.slice(0, 60) });
 	}
-	return 'The mac does not match, and nothing in the catalogue reproduces it: no catalogued mistake, alone or in pairs. That does not single out the mac_key. A different key (another user’s, an old one, the kid in its place) is one possibility among others: a mistake the catalogue lacks, or inputs this page cannot see (another URL, method or ext, or a proxy or SDK that changed the request after signing). Compare their logged base string with the expected one next.';
+	return text('diagnosis_verdict_unexplained');
 }
 
 /** One HMAC per distinct base string, key and hash; the encodings are renderings of it. */

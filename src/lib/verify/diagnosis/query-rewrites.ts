@@ -1,4 +1,5 @@
 /** What signers do to a request URI's query before signing it, as pure string functions. */
+import { text, type Text } from '$lib/i18n/text';
 
 export function splitUri(uri: string): { path: string; query: string | null } {
 	const question = uri.indexOf('?');
@@ -56,25 +57,25 @@ function parserQuery(query: string): string | null {
 const formEncode = (text: string) => new URLSearchParams([['', text]]).toString().slice(1);
 
 /** The ways libraries rewrite a query they were handed, named as their users know them. */
-const RE_ENCODINGS: [how: string, rewrite: (query: string) => string | null][] = [
-	['as a URL parser writes it (\' as %27, " as %22)', parserQuery],
-	['encodeURIComponent of each decoded value', (q) => reEncodeValues(q, encodeURIComponent)],
+const RE_ENCODINGS: [how: Text, rewrite: (query: string) => string | null][] = [
+	[text('diagnosis_reencode_parser'), parserQuery],
+	[text('diagnosis_reencode_decoded_values'), (q) => reEncodeValues(q, encodeURIComponent)],
 	[
-		'encodeURIComponent of each value as sent, so % became %25',
+		text('diagnosis_reencode_sent_values'),
 		(q) =>
 			joinPairs(queryPairs(q).map(([name, v]) => [name, v === null ? null : encodeURIComponent(v)]))
 	],
-	['form encoding (URLSearchParams): spaces as +', (q) => reEncodeValues(q, formEncode)],
-	['spaces as %20 instead of +', (q) => q.replace(/\+/g, '%20')],
-	['spaces as + instead of %20', (q) => q.replace(/%20/g, '+')],
-	['percent-escapes in upper case', (q) => q.replace(/%[0-9a-f]{2}/gi, (e) => e.toUpperCase())],
-	['percent-escapes in lower case', (q) => q.replace(/%[0-9a-f]{2}/gi, (e) => e.toLowerCase())]
+	[text('diagnosis_reencode_form'), (q) => reEncodeValues(q, formEncode)],
+	[text('diagnosis_reencode_spaces_percent'), (q) => q.replace(/\+/g, '%20')],
+	[text('diagnosis_reencode_spaces_plus'), (q) => q.replace(/%20/g, '+')],
+	[text('diagnosis_reencode_upper'), (q) => q.replace(/%[0-9a-f]{2}/gi, (e) => e.toUpperCase())],
+	[text('diagnosis_reencode_lower'), (q) => q.replace(/%[0-9a-f]{2}/gi, (e) => e.toLowerCase())]
 ];
 
 /** Every distinct re-encoding of `query` that differs from it, with how it was made. */
-export function reEncodings(query: string): { how: string; query: string }[] {
+export function reEncodings(query: string): { how: Text; query: string }[] {
 	const seen = new Set([query]);
-	const result: { how: string; query: string }[] = [];
+	const result: { how: Text; query: string }[] = [];
 	for (const [how, rewrite] of RE_ENCODINGS) {
 		const rewritten = rewrite(query);
 		if (rewritten === null || seen.has(rewritten)) continue;

@@ -1,3 +1,4 @@
+import type { Text } from '$lib/i18n/text';
 import { baseString, baseStringLines, toHex, type Digest } from '$lib/mac';
 
 export type HashName = 'SHA-1' | 'SHA-256';
@@ -21,7 +22,7 @@ export interface SigningInputs {
 	ending: 'terminated' | 'joined' | 'extra-lf';
 	key: string | Uint8Array;
 	/** The key in words, never the key: "the mac_key as given", "the mac_key trimmed". */
-	keyForm: string;
+	keyForm: Text;
 	hash: HashName;
 	encoding: DigestEncoding;
 }

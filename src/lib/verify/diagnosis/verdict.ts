@@ -1,12 +1,13 @@
 // The verdict: what the diagnosis concludes, the mistakes that reproduce the customer's mac, and the
 // message the page and the case file show.
+import type { Text } from '$lib/i18n/text';
 import type { MistakeId } from './mistakes/catalogue';
 import type { DigestEncoding, HashName } from './signing-inputs';
 
 export interface MistakeSummary {
 	id: MistakeId;
-	title: string;
-	fix: string;
+	title: Text;
+	fix: Text;
 }
 
 /** One way of signing wrongly, a mistake or a pair, that gives exactly the customer's mac. */
@@ -14,8 +15,8 @@ export interface Reproduction {
 	/** The mistake's id, or two ids joined by "+" for a pair. */
 	id: string;
 	mistakes: MistakeSummary[];
-	title: string;
-	fix: string;
+	title: Text;
+	fix: Text;
 	/** The prior likelihood, or the product of both for a pair; only for ordering. */
 	likelihood: number;
 	/** The base string this wrong signer produced. */
@@ -23,7 +24,7 @@ export interface Reproduction {
 	hash: HashName;
 	encoding: DigestEncoding;
 	/** The key it used, in words (never the key itself). */
-	keyForm: string;
+	keyForm: Text;
 }
 
 export type Verdict = 'match' | 'explained' | 'unexplained';
@@ -43,7 +44,7 @@ export interface Diagnosis {
 	 */
 	keyOrUnseenInputs: boolean;
 	/** One paragraph for the page: the verdict in plain words. */
-	message: string;
+	message: Text;
 	/** Distinct ways of signing computed, the correct one included. */
 	variantsTried: number;
 }

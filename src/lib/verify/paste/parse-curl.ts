@@ -1,3 +1,4 @@
+import { text as t, type Text } from '$lib/i18n/text';
 import { fail, type HeaderField, type ParsedRequest } from './parsed-request';
 import { shellWords } from './shell-words';
 
@@ -62,39 +63,33 @@ export function parseCurl(words: readonly string[]): CurlRequest {
 	const start = words[0] === '$' ? 1 : 0;
 	const program = words[start] ?? '';
 	if (!/(?:^|[\\/])curl(?:\.exe)?$/i.test(program)) {
-		fail(`Expected a curl command, but it starts with "${program.slice(0, 40)}".`);
+		fail(t('paste_curl_expected', { start: program.slice(0, 40) }));
 	}
 	const parsed = readOptions(words.slice(start + 1));
-	const understood: string[] = [];
+	const understood: Text[] = [];
 	let url = resolveUrl(parsed, understood);
 	const method = resolveMethod(parsed, understood);
 	const parts = url === undefined ? null : URL_PARTS.exec(url);
 	if (parts && /(?:^|\/)\.\.?(?:\/|$)/.test(parts[2] ?? '')) {
 		if (parsed.flags.has('path-as-is')) {
-			understood.push('--path-as-is: curl sends /./ and /../ as typed, so they are signed.');
+			understood.push(t('paste_curl_path_as_is'));
 		} else {
 			const [, origin = '', path = '', rest = ''] = parts;
 			url = origin + removeDotSegments(path) + rest;
-			understood.push(
-				`Without --path-as-is curl takes /./ and /../ out of the path before sending it: ${removeDotSegments(path) || '/'} is signed.`
-			);
+			understood.push(t('paste_curl_dot_segments', { path: removeDotSegments(path) || '/' }));
 		}
 	}
 	if (!parsed.flags.has('globoff') && url && /[[\]{}]/.test(url)) {
-		understood.push(
-			'Without -g/--globoff curl reads [ ] { } in the URL as ranges and may send several requests.'
-		);
+		understood.push(t('paste_curl_globbing', { brackets: '[ ] { }' }));
 	}
 	if (parsed.flags.has('other-auth')) {
-		understood.push(
-			'-u/--user or --oauth2-bearer make curl send its own Authorization; a -H Authorization replaces it.'
-		);
+		understood.push(t('paste_curl_other_auth'));
 	}
 	if (parsed.data.some(readsFile)) {
-		understood.push('Part of the data is read from a file (@file); it is not in the paste.');
+		understood.push(t('paste_curl_data_file'));
 	}
 	if (parsed.ignored.length > 0) {
-		understood.push(`Ignored, as they do not change what is signed: ${parsed.ignored.join(' ')}.`);
+		understood.push(t('paste_ignored', { options: parsed.ignored.join(' ') }));
 	}
 	return { url, method, headers: parsed.headers, understood };
 }
@@ -146,7 +141,7 @@ function readOptions(args: readonly string[]): Parsed {
 	let index = 0;
 	const take = (option: string): string => {
 		const value = args[index];
-		if (value === undefined) fail(`curl's ${option} needs a value, but the command ends there.`);
+		if (value === undefined) fail(t('paste_curl_needs_value', { option }));
 		index += 1;
 		return value;
 	};
@@ -209,26 +204,22 @@ function readHeader(text: string): HeaderField | null {
 	return null;
 }
 
-function resolveUrl(parsed: Parsed, understood: string[]): string | undefined {
+function resolveUrl(parsed: Parsed, understood: Text[]): string | undefined {
 	const [first, ...others] = parsed.urls;
 	if (first === undefined) return undefined;
 	if (others.length > 0) {
-		understood.push(
-			`curl was given ${parsed.urls.length} URLs; the first is used (${first.slice(0, 60)}).`
-		);
+		understood.push(t('paste_curl_urls', { count: parsed.urls.length, url: first.slice(0, 60) }));
 	}
 	let url = first;
 	if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) {
 		url = `http://${url}`;
-		understood.push(
-			'The URL has no scheme, so curl uses http:// (port 80): add https:// to call the service.'
-		);
-	} else understood.push('URL from the curl command.');
+		understood.push(t('paste_curl_no_scheme'));
+	} else understood.push(t('paste_curl_url'));
 
 	const query: string[] = [];
 	if (parsed.get && parsed.data.length > 0) {
 		query.push(...parsed.data.map(dataPart));
-		understood.push('-G/--get: curl appends the -d data to the query string.');
+		understood.push(t('paste_curl_get_data'));
 	}
 	query.push(...parsed.urlQuery.map((part) => dataPart({ option: 'data-urlencode', value: part })));
 	if (query.length > 0) {
@@ -263,24 +254,26 @@ function curlEscape(text: string): string {
 	}).join('');
 }
 
-function resolveMethod(parsed: Parsed, understood: string[]): string {
+function resolveMethod(parsed: Parsed, understood: Text[]): string {
 	if (parsed.method !== undefined) {
-		understood.push(`Method ${parsed.method} from -X/--request.`);
+		understood.push(t('paste_curl_method_x', { method: parsed.method }));
 		return parsed.method;
 	}
-	const [method, reason] = parsed.head
+	const [method, option] = parsed.head
 		? ['HEAD', '-I/--head']
 		: parsed.get
 			? ['GET', '-G/--get']
 			: parsed.upload
 				? ['PUT', '-T/--upload-file']
 				: parsed.form || parsed.data.length > 0
-					? ['POST', 'the request body (-d/--data or -F)']
-					: ['GET', null];
+					? ['POST', null]
+					: ['GET', undefined];
 	understood.push(
-		reason === null
-			? 'Method GET: curl’s default when there is no -X and no body.'
-			: `Method ${method} because of ${reason}.`
+		option === undefined
+			? t('paste_curl_method_default')
+			: option === null
+				? t('paste_curl_method_body', { method })
+				: t('paste_curl_method_option', { method, option })
 	);
 	return method;
 }

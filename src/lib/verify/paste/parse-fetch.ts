@@ -1,3 +1,4 @@
+import { text as t, type Text } from '$lib/i18n/text';
 import {
 	fail,
 	isObject,
@@ -50,12 +51,15 @@ function valueEnd(text: string, at: number): number {
 	return -1;
 }
 
-function parseJson(text: string, what: string): unknown {
+function parseJson(
+	text: string,
+	what: 'paste_fetch_url_not_json' | 'paste_fetch_options_not_json'
+): unknown {
 	try {
 		return JSON.parse(text);
 	} catch (error) {
 		const reason = error instanceof Error ? error.message.slice(0, 120) : 'not JSON';
-		fail(`${what} is not JSON as devtools writes it (${reason}).`);
+		fail(t(what, { reason }));
 	}
 }
 
@@ -66,42 +70,36 @@ function parseJson(text: string, what: string): unknown {
 export function parseFetch(text: string): ParsedRequest {
 	const call = text.trim();
 	const start = FETCH_CALL.exec(call);
-	if (!start) fail('Expected a fetch call: fetch("https://…", {"headers": {…}}).');
+	if (!start) fail(t('paste_fetch_expected'));
 	let at = skipSpace(call, start[0].length);
 	if (call.charAt(at) !== '"') {
-		fail(
-			'The fetch call’s URL must be a double-quoted string, as devtools writes it: fetch("https://…", …).'
-		);
+		fail(t('paste_fetch_url_not_quoted'));
 	}
 	const urlEnd = stringEnd(call, at);
-	if (urlEnd < 0) fail('The fetch call’s URL string is never closed: was the paste cut short?');
-	const url = parseJson(call.slice(at, urlEnd), 'The fetch call’s URL');
-	if (typeof url !== 'string') fail('The fetch call’s URL is not a string.');
-	const understood = ['URL from the fetch call.'];
+	if (urlEnd < 0) fail(t('paste_fetch_url_unclosed'));
+	const url = parseJson(call.slice(at, urlEnd), 'paste_fetch_url_not_json');
+	if (typeof url !== 'string') fail(t('paste_fetch_url_not_string'));
+	const understood: Text[] = [t('paste_fetch_url')];
 
-	const cutShort = () => fail('The fetch call never closes with ")": was the paste cut short?');
+	const cutShort = () => fail(t('paste_fetch_unclosed'));
 	let options: JsonObject = {};
 	at = skipSpace(call, urlEnd);
 	if (call.charAt(at) === ',') at = skipSpace(call, at + 1);
 	if (at >= call.length) cutShort();
 	if (call.charAt(at) !== ')') {
 		if (call.charAt(at) !== '{') {
-			fail(
-				`The fetch call’s second argument must be the options object devtools writes ({"headers": {…}}), not ${shown(call.slice(at, at + 40))}.`
-			);
+			fail(t('paste_fetch_second_argument', { found: shown(call.slice(at, at + 40)) }));
 		}
 		const end = valueEnd(call, at);
-		if (end < 0) fail('The fetch call’s options are never closed: was the paste cut short?');
-		const parsed = parseJson(call.slice(at, end), 'The fetch call’s options object');
-		if (!isObject(parsed)) fail('The fetch call’s options are not an object.');
+		if (end < 0) fail(t('paste_fetch_options_unclosed'));
+		const parsed = parseJson(call.slice(at, end), 'paste_fetch_options_not_json');
+		if (!isObject(parsed)) fail(t('paste_fetch_options_not_object'));
 		options = parsed;
 		at = skipSpace(call, end);
 		if (call.charAt(at) === ',') at = skipSpace(call, at + 1);
 		if (at >= call.length) cutShort();
 		if (call.charAt(at) !== ')') {
-			fail(
-				`The fetch call should end with ")" after its options, but ${shown(call.slice(at, at + 40))} follows.`
-			);
+			fail(t('paste_fetch_trailing', { found: shown(call.slice(at, at + 40)) }));
 		}
 	}
 	const rest = call
@@ -111,8 +109,8 @@ export function parseFetch(text: string): ParsedRequest {
 	if (rest !== '') {
 		understood.push(
 			FETCH_CALL.test(rest)
-				? 'The paste holds more than one fetch call; the first is read. Paste the signed one alone to check it.'
-				: `Ignored what follows the fetch call: ${shown(rest)}.`
+				? t('paste_fetch_several')
+				: t('paste_fetch_ignored_after', { rest: shown(rest) })
 		);
 	}
 
@@ -120,26 +118,26 @@ export function parseFetch(text: string): ParsedRequest {
 	const headers = readHeaders(options);
 	const body = member(options, 'body');
 	if (body !== undefined && body !== null) {
-		understood.push('The body is not signed, so it was ignored.');
+		understood.push(t('paste_body_ignored'));
 	}
 	return { url, method, headers, understood };
 }
 
-function readMethod(options: JsonObject, understood: string[]): string {
+function readMethod(options: JsonObject, understood: Text[]): string {
 	const method = member(options, 'method');
 	if (method === undefined) {
-		understood.push('Method GET: fetch’s default when the options name none.');
+		understood.push(t('paste_fetch_method_default'));
 		return 'GET';
 	}
 	if (typeof method !== 'string' || method === '') {
-		fail('The fetch call’s "method" is not a method name such as "GET".');
+		fail(t('paste_fetch_method_invalid'));
 	}
 	const upper = method.toUpperCase();
 	if (method !== upper && NORMALIZED_METHODS.has(upper)) {
-		understood.push(`Method ${upper}: fetch sends "${method}" upper-cased.`);
+		understood.push(t('paste_fetch_method_upper', { method: upper, written: method }));
 		return upper;
 	}
-	understood.push(`Method ${method.slice(0, 20)} from the fetch options.`);
+	understood.push(t('paste_fetch_method', { method: method.slice(0, 20) }));
 	return method;
 }
 
@@ -147,13 +145,11 @@ function readHeaders(options: JsonObject): HeaderField[] {
 	const headers = member(options, 'headers');
 	if (headers === undefined) return [];
 	if (!isObject(headers)) {
-		fail(
-			'The fetch call’s "headers" must be an object of names and strings, as devtools writes it: {"Authorization": "MAC …"}.'
-		);
+		fail(t('paste_fetch_headers_not_object'));
 	}
 	return Object.entries(headers).map(([name, value]) => {
 		if (typeof value !== 'string') {
-			fail(`The fetch call’s header ${shown(name)} is not a string.`);
+			fail(t('paste_fetch_header_not_string', { name: shown(name) }));
 		}
 		return { name, value };
 	});

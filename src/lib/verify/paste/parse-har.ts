@@ -1,3 +1,4 @@
+import { text as t, type Text } from '$lib/i18n/text';
 import { attempt, requestTarget } from '$lib/mac';
 import {
 	fail,
@@ -46,17 +47,15 @@ export function parseHar(text: string): ParsedRequest & { sentAt?: SentAt } {
 		root = JSON.parse(text.trim());
 	} catch (error) {
 		const reason = error instanceof Error ? error.message.slice(0, 120) : 'not JSON';
-		fail(`This looks like a HAR file but is not valid JSON (${reason}): was it cut short?`);
+		fail(t('paste_har_not_json', { reason }));
 	}
 	const log = isObject(root) ? member(root, 'log') : undefined;
 	if (!isObject(log)) {
-		fail('This JSON is not a HAR file: a HAR has a "log" object with the requests in "entries".');
+		fail(t('paste_har_no_log'));
 	}
 	const entries = member(log, 'entries');
-	if (!Array.isArray(entries)) fail('The HAR has no "log.entries" list of requests.');
-	if (entries.length === 0) {
-		fail('The HAR holds no requests (log.entries is empty): record the call, then export again.');
-	}
+	if (!Array.isArray(entries)) fail(t('paste_har_no_entries'));
+	if (entries.length === 0) fail(t('paste_har_empty'));
 
 	let first: Signed | undefined;
 	let signedCount = 0;
@@ -80,52 +79,46 @@ export function parseHar(text: string): ParsedRequest & { sentAt?: SentAt } {
 	}
 
 	// "None of the HAR's 1 request" reads wrong; one request gets its own phrasing.
-	const none =
-		entries.length === 1 ? "The HAR's one request" : `None of the HAR's ${entries.length} requests`;
-	const sends = entries.length === 1 ? 'sends no' : 'sends an';
-	const signed = entries.length === 1 ? 'is not signed' : 'is signed';
+	const one = entries.length === 1;
+	const count = entries.length;
 	if (first === undefined) {
 		if (withAuthorization === 0) {
 			// Chrome 130 and later leave Authorization out of a HAR unless told to keep sensitive data.
 			fail(
-				`${none} ${sends} Authorization header. Chrome leaves it out of a HAR ` +
-					'unless "Allow to generate HAR with sensitive data" is on in DevTools settings: turn it on ' +
-					'and export again, or copy the signed request alone as cURL or fetch.'
+				one ? t('paste_har_one_no_authorization') : t('paste_har_none_authorization', { count })
 			);
 		}
-		const schemes = [...otherSchemes].slice(0, 3).map((scheme) => quoted(scheme));
+		const schemes = [...otherSchemes]
+			.slice(0, 3)
+			.map((scheme) => quoted(scheme))
+			.join(', ');
 		fail(
-			`${none} ${signed} with MAC: its Authorization headers use ` +
-				`${schemes.join(', ')}, not MAC.`
+			one ? t('paste_har_one_not_mac', { schemes }) : t('paste_har_none_mac', { count, schemes })
 		);
 	}
 
-	const understood: string[] = [];
+	const understood: Text[] = [];
 	if (signedCount > 1) {
-		understood.push(
-			`The HAR holds ${signedCount} MAC-signed requests (of ${entries.length}); the first is used. ` +
-				'To check another, paste it alone, e.g. copied as cURL.'
-		);
-	} else if (entries.length > 1) {
-		understood.push(`The one MAC-signed request of the HAR's ${entries.length} requests is used.`);
+		understood.push(t('paste_har_several_signed', { count: signedCount, total: count }));
+	} else if (count > 1) {
+		understood.push(t('paste_har_one_signed', { total: count }));
 	}
 	const method = readMethod(first.request, understood);
 	const url = readUrl(first, understood);
 	const started = member(first.entry, 'startedDateTime');
-	const sentAt =
-		typeof started === 'string' ? isoTime(started, "the HAR entry's startedDateTime") : null;
+	const sentAt = typeof started === 'string' ? isoTime(started, 'har') : null;
 	return sentAt
 		? { url, method, headers: first.headers, understood, sentAt }
 		: { url, method, headers: first.headers, understood };
 }
 
-function readMethod(request: JsonObject, understood: string[]): string {
+function readMethod(request: JsonObject, understood: Text[]): string {
 	const method = member(request, 'method');
 	if (typeof method === 'string' && method !== '') {
-		understood.push(`Method ${method.slice(0, 20)} from the HAR entry.`);
+		understood.push(t('paste_har_method', { method: method.slice(0, 20) }));
 		return method;
 	}
-	understood.push('The HAR entry names no method; GET assumed.');
+	understood.push(t('paste_har_no_method'));
 	return 'GET';
 }
 
@@ -133,23 +126,22 @@ function readMethod(request: JsonObject, understood: string[]): string {
  * The entry's URL; over HTTP/2, devtools also records the `:path` sent. A HAR from a proxy or an
  * exporter that re-encodes URLs can disagree with it, and the signature covers what was sent.
  */
-function readUrl({ request, headers }: Signed, understood: string[]): string | undefined {
+function readUrl({ request, headers }: Signed, understood: Text[]): string | undefined {
 	const url = member(request, 'url');
 	if (typeof url !== 'string' || url.trim() === '') {
-		understood.push('The HAR entry has no URL: give the URL.');
+		understood.push(t('paste_har_no_url'));
 		return undefined;
 	}
-	understood.push('URL from the HAR entry.');
+	understood.push(t('paste_har_url'));
 	const path = headers.find((header) => header.name === ':path')?.value;
 	const target = attempt(() => requestTarget(url));
 	if (path === undefined || !target.ok || path === target.value.uri) return url;
 	if (!path.startsWith('/')) {
-		understood.push(`The :path pseudo-header ${quoted(path)} is not a path, so it was not used.`);
+		understood.push(t('paste_har_path_not_path', { path: quoted(path) }));
 		return url;
 	}
 	understood.push(
-		`The URL says ${quoted(target.value.uri)} but the HTTP/2 :path pseudo-header says ${quoted(path)}: ` +
-			'the URL is built from :path, the bytes actually sent.'
+		t('paste_har_path_differs', { uri: quoted(target.value.uri), path: quoted(path) })
 	);
 	return `${new URL(target.value.href).origin}${path}`;
 }

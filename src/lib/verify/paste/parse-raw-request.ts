@@ -1,3 +1,4 @@
+import { text as t, type Text } from '$lib/i18n/text';
 import { fail, type HeaderField } from './parsed-request';
 
 export interface RawRequest {
@@ -7,7 +8,7 @@ export interface RawRequest {
 	/** The request target as written: the request URI for the usual origin form. */
 	target: string | undefined;
 	headers: HeaderField[];
-	understood: string[];
+	understood: Text[];
 }
 
 /** `GET /path?q HTTP/1.1`, the version optional, and the absolute form `GET https://h/p HTTP/1.1`. */
@@ -24,7 +25,7 @@ export const HEADER_LINE = /^(:?[!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*(.*)$/;
 export function parseRawRequest(text: string): RawRequest {
 	const lines = text.split(/\r\n|\n|\r/);
 	while (lines.length > 0 && (lines[0] ?? '').trim() === '') lines.shift();
-	const understood: string[] = [];
+	const understood: Text[] = [];
 	let method: string | undefined;
 	let target: string | undefined;
 	const requestLine = REQUEST_LINE.exec((lines[0] ?? '').trim());
@@ -32,29 +33,29 @@ export function parseRawRequest(text: string): RawRequest {
 		lines.shift();
 		method = requestLine[1];
 		target = requestLine[2];
-		understood.push(`Method ${method} from the request line.`);
-		if (requestLine[3] === undefined) understood.push('The request line has no HTTP version.');
+		understood.push(t('paste_raw_method_line', { method: method ?? '' }));
+		if (requestLine[3] === undefined) understood.push(t('paste_raw_no_version'));
 	}
 	const headers = readHeaders(lines, understood);
 	const pseudo = (name: string) => headers.find((header) => header.name.toLowerCase() === name);
 	if (method === undefined && pseudo(':method')) {
 		method = pseudo(':method')?.value;
-		understood.push(`Method ${method} from the :method pseudo-header.`);
+		understood.push(t('paste_raw_method_pseudo', { method: method ?? '' }));
 	}
 	if (target === undefined && pseudo(':path')) {
 		target = pseudo(':path')?.value;
-		understood.push('Request URI from the :path pseudo-header.');
+		understood.push(t('paste_raw_uri_pseudo'));
 	}
 	return { method, target, url: resolveUrl(target, headers, understood), headers, understood };
 }
 
-function readHeaders(lines: string[], understood: string[]): HeaderField[] {
+function readHeaders(lines: string[], understood: Text[]): HeaderField[] {
 	const headers: HeaderField[] = [];
 	const skipped: string[] = [];
 	for (const [index, line] of lines.entries()) {
 		if (line.trim() === '') {
 			if (lines.slice(index).some((rest) => rest.trim() !== ''))
-				understood.push('The body after the blank line is not signed, so it was ignored.');
+				understood.push(t('paste_raw_body_ignored'));
 			break;
 		}
 		const last = headers.at(-1);
@@ -67,51 +68,51 @@ function readHeaders(lines: string[], understood: string[]): HeaderField[] {
 		if (match) headers.push({ name: match[1] ?? '', value: (match[2] ?? '').trim() });
 		else skipped.push(line.trim().slice(0, 40));
 	}
-	if (skipped.length > 0) understood.push(`Lines not read as headers: ${skipped.join(' | ')}.`);
+	if (skipped.length > 0) understood.push(t('paste_raw_skipped', { lines: skipped.join(' | ') }));
 	return headers;
 }
 
 function resolveUrl(
 	target: string | undefined,
 	headers: HeaderField[],
-	understood: string[]
+	understood: Text[]
 ): string | undefined {
 	if (target === undefined) return undefined;
 	const find = (name: string) =>
 		headers.find((header) => header.name.toLowerCase() === name)?.value.trim();
 	if (/^https?:\/\//i.test(target)) {
-		understood.push('Scheme, host and port from the absolute URL in the request line.');
+		understood.push(t('paste_raw_absolute'));
 		return target;
 	}
 	if (!target.startsWith('/')) {
-		fail(`The request target "${target.slice(0, 40)}" is not a path: expected /account/….`);
+		fail(t('paste_raw_not_path', { target: target.slice(0, 40) }));
 	}
-	understood.push(`Request URI ${target} from the request line.`);
+	understood.push(t('paste_raw_uri_line', { uri: target }));
 	const authority = find(':authority') ?? find('host');
 	if (authority === undefined || authority === '') {
-		understood.push('No Host header: the host is unknown, so give the URL.');
+		understood.push(t('paste_raw_no_host'));
 		return undefined;
 	}
 	understood.push(
-		`Host ${authority} from the ${find(':authority') === undefined ? 'Host header' : ':authority pseudo-header'}.`
+		t(find(':authority') === undefined ? 'paste_raw_host_header' : 'paste_raw_host_authority', {
+			host: authority
+		})
 	);
 	const stated = find(':scheme')?.toLowerCase();
 	const port = /:(\d+)$/.exec(authority)?.[1];
 	let scheme: string;
 	if (stated === 'http' || stated === 'https') {
 		scheme = stated;
-		understood.push(`Scheme ${scheme} from the :scheme pseudo-header.`);
+		understood.push(t('paste_raw_scheme_pseudo', { scheme }));
 	} else if (port === '80') {
 		scheme = 'http';
-		understood.push('Scheme http assumed from port 80 in the Host header.');
+		understood.push(t('paste_raw_scheme_80'));
 	} else if (port !== undefined) {
 		scheme = 'https';
-		understood.push(
-			`Port ${port} from the Host header; https assumed: a raw request does not say its scheme.`
-		);
+		understood.push(t('paste_raw_port_https', { port }));
 	} else {
 		scheme = 'https';
-		understood.push('Port 443 assumed: a raw request does not say its scheme.');
+		understood.push(t('paste_raw_port_443'));
 	}
 	return `${scheme}://${authority}${target}`;
 }

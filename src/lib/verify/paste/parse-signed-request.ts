@@ -1,5 +1,6 @@
 // Stage 1, the paste: what a customer sent (a header, curl, a raw request, a HAR, fetch or
 // PowerShell) read into the signing inputs it carries. One reader per format in this folder.
+import { text as t, type Text } from '$lib/i18n/text';
 import {
 	MacInputError,
 	attempt,
@@ -15,8 +16,9 @@ import { FETCH_CALL, parseFetch } from './parse-fetch';
 import { parseHar } from './parse-har';
 import { looksLikePowerShell, parsePowerShell } from './powershell/parse-powershell';
 import { HEADER_LINE, REQUEST_LINE, parseRawRequest, type RawRequest } from './parse-raw-request';
-import { SIGNED_REQUEST_FIELD, fail, type HeaderField, type ParsedRequest } from './parsed-request';
+import { PasteError, fail, type HeaderField, type ParsedRequest } from './parsed-request';
 import { httpDate, logLineTime, type SentAt } from './sent-at';
+import { sentences } from './shown-text';
 
 export type SignedRequestKind = 'header' | 'curl' | 'raw' | 'har' | 'fetch' | 'powershell';
 export type MissingInput = 'url' | 'mac_key';
@@ -34,8 +36,8 @@ export interface SignedRequest {
 	authorization: MacHeaderParams;
 	/** The Authorization header's value as the paste has it, for a request read from several headers. */
 	authorizationValue?: string;
-	/** Plain-English lines saying what was taken from the paste and what was assumed. */
-	understood: string[];
+	/** Lines saying what was taken from the paste and what was assumed. */
+	understood: Text[];
 	/** What the diagnosis still needs: 'url' when none or no usable one; the mac_key never is in a paste. */
 	missing: MissingInput[];
 	/** When the paste says the request was sent: a HAR entry's time, a Date header, a log line's time. */
@@ -71,14 +73,12 @@ const URI_FORMS: Record<SignedRequestKind, UriForm> = {
 	powershell: 'browser'
 };
 
-const NO_AUTHORIZATION: Record<RequestKind, string> = {
-	curl: 'The curl command sends no Authorization header (-H "Authorization: MAC …").',
-	raw: 'The request has no Authorization header line.',
-	har: 'The HAR’s request sends no Authorization header.',
-	fetch: 'The fetch call sends no Authorization header ("headers": {"Authorization": "MAC …"}).',
-	powershell:
-		'The PowerShell command sends no Authorization header (-Headers @{"authorization"="MAC …"}).'
-};
+/** What a paste of each kind lacks when it sends no Authorization header. */
+function noAuthorization(kind: RequestKind): Text {
+	if (kind === 'powershell')
+		return t('paste_no_auth_powershell', { example: '-Headers @{"authorization"="MAC …"}' });
+	return t(`paste_no_auth_${kind}`);
+}
 
 /**
  * A HAR is JSON with a "log" object; checking for the word rather than parsing keeps detection
@@ -117,29 +117,30 @@ export function parseSignedRequest(text: string): SignedRequest {
 		return read(text);
 	} catch (error) {
 		if (error instanceof MacInputError) throw error;
-		throw new MacInputError(SIGNED_REQUEST_FIELD, 'The paste could not be read as a request.');
+		throw new PasteError(t('paste_unreadable'));
 	}
 }
 
 function read(text: string): SignedRequest {
 	if (text.trim() === '') {
-		fail(
-			'Paste the Authorization header, the curl command, the raw HTTP request, the PowerShell command, the fetch call or the HAR file.'
-		);
+		fail(t('paste_empty'));
 	}
 	const isHar = looksLikeHar(text.replace(/^[\s\ufeff]+/, ''));
 	if (text.length > (isHar ? MAX_HAR_LENGTH : MAX_LENGTH)) {
 		fail(
 			isHar
-				? `The HAR is too large to read here (${Math.ceil(text.length / 1_000_000)} MB, at most ${MAX_HAR_LENGTH / 1_000_000} MB): copy the signed request alone, as cURL or fetch, from the Network panel.`
-				: 'The paste is too long to be one request.'
+				? t('paste_har_too_large', {
+						size: Math.ceil(text.length / 1_000_000),
+						max: MAX_HAR_LENGTH / 1_000_000
+					})
+				: t('paste_too_long')
 		);
 	}
 	const logged = fromLogLine(text);
 	if (logged) {
 		const result = readRequest(logged.rest);
 		result.understood.unshift(
-			`Took off the log prefix ${JSON.stringify(logged.prefix)}; its time says when the request was sent.`
+			t('paste_took_log_prefix', { prefix: JSON.stringify(logged.prefix) })
 		);
 		result.sentAt ??= logged.sentAt;
 		return result;
@@ -167,9 +168,9 @@ function readRequest(text: string): SignedRequest {
 	const kind = detectKind(text);
 	if (kind === 'header') {
 		const authorization = parseAuthorization(text);
-		const understood = ['kid, ts, nonce and mac from the Authorization header.'];
-		if (authorization.ext !== undefined) understood.push('ext from the Authorization header.');
-		understood.push('The header alone does not say the method or URL: give the URL.');
+		const understood: Text[] = [t('paste_from_header')];
+		if (authorization.ext !== undefined) understood.push(t('paste_ext_from_header'));
+		understood.push(t('paste_header_alone'));
 		return {
 			kind,
 			authorization,
@@ -199,7 +200,7 @@ function readRequest(text: string): SignedRequest {
 			// Kept for the page to show and correct, but not usable as it is.
 			const target = attempt(() => requestTarget(request.url ?? '', { uri: result.uriForm }));
 			if (!target.ok) {
-				understood.push(`The URL cannot be signed: ${target.error.message}`);
+				understood.push(t('paste_url_unsignable', { reason: target.error.message }));
 				result.missing = ['url', 'mac_key'];
 			} else {
 				understood.push(...uriBytes(kind, request.url, target.value.uri));
@@ -211,61 +212,42 @@ function readRequest(text: string): SignedRequest {
 }
 
 /** What the request URI's bytes are, when a browser and curl would send different ones. */
-function uriBytes(kind: RequestKind, url: string, uri: string): string[] {
-	const rewrites = browserRewrites(url);
+function uriBytes(kind: RequestKind, url: string, uri: string): Text[] {
+	const rewrites = browserRewrites(url).join(', ');
 	if (URI_FORMS[kind] === 'browser') {
-		return rewrites.length === 0
-			? []
-			: [
-					`The browser sends this URL rewritten (${rewrites.join(', ')}): the request URI is signed as sent, ${uri}.`
-				];
+		return rewrites === '' ? [] : [t('paste_browser_rewrites', { rewrites, uri })];
 	}
-	const sender = kind === 'curl' ? 'curl sends' : 'a raw request carries';
-	const lines: string[] = [];
+	const lines: Text[] = [];
 	const written = writtenTarget(url).uri;
-	if (rewrites.length > 0)
+	if (rewrites !== '')
 		lines.push(
-			`Request URI as pasted, ${uri}: ${sender} it as it is, where a browser would rewrite it (${rewrites.join(', ')}).`
+			t(kind === 'curl' ? 'paste_as_pasted_curl' : 'paste_as_pasted_raw', { uri, rewrites })
 		);
-	if (/[^\x21-\x7e]/u.test(written))
-		lines.push(
-			'Spaces, control and non-ASCII characters cannot go on the wire as they are: they are signed percent-encoded (%XX, UTF-8).'
-		);
+	if (/[^\x21-\x7e]/u.test(written)) lines.push(t('paste_percent_encoded'));
 	return lines;
 }
 
 function findAuthorization(
 	headers: HeaderField[],
-	understood: string[],
+	understood: Text[],
 	kind: RequestKind
 ): { params: MacHeaderParams; value: string } {
 	const found = headers.filter((header) => header.name.toLowerCase() === 'authorization');
 	const [first] = found;
-	if (first === undefined) fail(NO_AUTHORIZATION[kind]);
+	if (first === undefined) fail(noAuthorization(kind));
 	if (found.length > 1) {
-		understood.push(
-			`${found.length} Authorization headers: the first is used, and a server may reject both.`
-		);
+		understood.push(t('paste_several_authorizations', { count: found.length }));
 	}
-	understood.push('kid, ts, nonce and mac from the Authorization header.');
+	understood.push(t('paste_from_header'));
 	return { params: parseAuthorization(first.value), value: first.value };
 }
 
-function unknownPasteMessage(text: string): string {
-	const hints: string[] = [];
-	if (/[\u201c\u201d\u2018\u2019]/.test(text))
-		hints.push('It contains curly quotes (“ ”), which a chat or word processor put in.');
-	if (/^\s*(?:authorization\s*:\s*)?bearer\s/i.test(text))
-		hints.push('It is a Bearer header; this service signs with MAC.');
-	if (/^[\s\ufeff]*[{[]/.test(text))
-		hints.push('It looks like JSON, but not a HAR file, which has a "log" object.');
+function unknownPasteMessage(text: string): Text {
+	const hints: Text[] = [];
+	if (/[\u201c\u201d\u2018\u2019]/.test(text)) hints.push(t('paste_hint_curly_quotes'));
+	if (/^\s*(?:authorization\s*:\s*)?bearer\s/i.test(text)) hints.push(t('paste_hint_bearer'));
+	if (/^[\s\ufeff]*[{[]/.test(text)) hints.push(t('paste_hint_json'));
 	const invoke = /Invoke-(?:WebRequest|RestMethod)/i.exec(text);
-	if (invoke)
-		hints.push(
-			`It mentions ${invoke[0]}, but not at the start of a line: paste the PowerShell command alone, as devtools’ "Copy as PowerShell" writes it.`
-		);
-	return [
-		'Could not tell what this is: paste an Authorization header (MAC id="…",…), a curl command, a raw HTTP request (GET /path HTTP/1.1 with a Host line), a PowerShell command (devtools’ "Copy as PowerShell"), a fetch call (devtools’ "Copy as fetch") or a HAR file.',
-		...hints
-	].join(' ');
+	if (invoke) hints.push(t('paste_hint_invoke', { command: invoke[0] }));
+	return sentences('paste_sentences', [t('paste_unknown'), ...hints]) ?? t('paste_unknown');
 }

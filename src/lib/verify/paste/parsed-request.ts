@@ -1,3 +1,4 @@
+import type { Text } from '$lib/i18n/text';
 import { MacInputError } from '$lib/mac';
 
 /** Every error about a pasted request names this field, the box the support engineer pasted into. */
@@ -14,13 +15,23 @@ export interface ParsedRequest {
 	url: string | undefined;
 	method: string;
 	headers: HeaderField[];
-	/** Plain-English lines saying what was taken from the paste and what was assumed. */
-	understood: string[];
+	/** Lines saying what was taken from the paste and what was assumed. */
+	understood: Text[];
 }
 
-/** Throws the MacInputError every reader fails with: the message goes under the paste box. */
-export function fail(message: string): never {
-	throw new MacInputError(SIGNED_REQUEST_FIELD, message);
+/**
+ * What every reader fails with: a MacInputError about the paste box whose `text` (a paste_*
+ * message) the page renders in its language; its `message` is the message's key.
+ */
+export class PasteError extends MacInputError {
+	constructor(readonly text: Text) {
+		super(SIGNED_REQUEST_FIELD, { code: 'untranslated', params: { message: text.key } });
+	}
+}
+
+/** Throws the PasteError every reader fails with: the message goes under the paste box. */
+export function fail(text: Text): never {
+	throw new PasteError(text);
 }
 
 /** A value quoted for a message: short, so that a hostile paste cannot flood the page. */

@@ -1,9 +1,12 @@
+/** Where a paste says when it was sent: a HAR entry's startedDateTime, a Date header, a log line. */
+export type SentAtSource = 'har' | 'date' | 'log';
+
 /** When a pasted request was sent (or signed), as the paste says it. */
 export interface SentAt {
 	/** The instant, in milliseconds since 1970. */
 	ms: number;
-	/** Where the paste says it, in words: "the HAR entry's startedDateTime". */
-	source: string;
+	/** Where the paste says it (the clock check names it). */
+	source: SentAtSource;
 	/** False for a time written without a zone, which is then read as UTC. */
 	zoneKnown: boolean;
 }
@@ -22,7 +25,7 @@ export interface LogTime {
 }
 
 /** The time a log line starts with, or null when it starts with none. */
-export function logLineTime(line: string, source = "the log line's time"): LogTime | null {
+export function logLineTime(line: string): LogTime | null {
 	const match = LOG_TIME.exec(line);
 	if (!match) return null;
 	const [, year, month, day, hour, minute, second, fraction = '', zone] = match;
@@ -44,13 +47,13 @@ export function logLineTime(line: string, source = "the log line's time"): LogTi
 		offsetMinutes = zone.startsWith('-') ? -minutes : minutes;
 	}
 	return {
-		sentAt: { ms: local - offsetMinutes * 60_000, source, zoneKnown: zone !== undefined },
+		sentAt: { ms: local - offsetMinutes * 60_000, source: 'log', zoneKnown: zone !== undefined },
 		length: match[0].length
 	};
 }
 
 /** A `Date` header (an HTTP-date: `Mon, 12 Apr 2021 10:02:30 GMT`), or null when it is not one. */
-export function httpDate(value: string, source = 'the Date header'): SentAt | null {
+export function httpDate(value: string): SentAt | null {
 	if (
 		!/^[A-Za-z]{3},? \d{1,2}[ -][A-Za-z]{3}[ -]\d{2,4} \d{2}:\d{2}:\d{2} (?:GMT|UTC)$/.test(
 			value.trim()
@@ -58,11 +61,11 @@ export function httpDate(value: string, source = 'the Date header'): SentAt | nu
 	)
 		return null;
 	const ms = Date.parse(value);
-	return Number.isNaN(ms) ? null : { ms, source, zoneKnown: true };
+	return Number.isNaN(ms) ? null : { ms, source: 'date', zoneKnown: true };
 }
 
 /** An ISO 8601 time with its zone, as a HAR's startedDateTime is; null when it is not one. */
-export function isoTime(value: string, source: string): SentAt | null {
+export function isoTime(value: string, source: SentAtSource): SentAt | null {
 	if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})$/.test(value.trim()))
 		return null;
 	const ms = Date.parse(value.trim().replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));

@@ -1,5 +1,5 @@
-import { MacInputError } from '$lib/mac';
-import { SIGNED_REQUEST_FIELD } from './parsed-request';
+import { text as t } from '$lib/i18n/text';
+import { PasteError } from './parsed-request';
 
 /**
  * Which shell wrote the command: a POSIX shell (bash "Copy as cURL", a terminal) or Windows cmd
@@ -43,14 +43,19 @@ export function shellWords(text: string, dialect: ShellDialect | 'auto' = 'auto'
 	return chosen === 'cmd' ? crtWords(cmdUnescape(text)) : posixWords(text);
 }
 
-function unclosed(text: string, at: number, what: string): MacInputError {
+const QUOTES = {
+	single: 'paste_shell_single_quote',
+	double: 'paste_shell_double_quote',
+	dollar: 'paste_shell_dollar_quote'
+} as const;
+
+function unclosed(text: string, at: number, quote: keyof typeof QUOTES): PasteError {
 	const before = text.slice(0, at);
 	const line = before.split('\n').length;
 	const column = at - before.lastIndexOf('\n');
-	const shown = text.slice(at, at + 24).replace(/\s+/g, ' ');
-	return new MacInputError(
-		SIGNED_REQUEST_FIELD,
-		`A ${what} opened at line ${line}, column ${column} (${shown}…) is never closed: the paste is cut off, or a quote inside a value is not escaped.`
+	const excerpt = text.slice(at, at + 24).replace(/\s+/g, ' ');
+	return new PasteError(
+		t('paste_shell_unclosed', { what: t(QUOTES[quote]), line, column, excerpt })
 	);
 }
 
@@ -83,7 +88,7 @@ function posixWords(text: string): string[] {
 			}
 		} else if (char === "'") {
 			const close = text.indexOf("'", index + 1);
-			if (close < 0) throw unclosed(text, index, "single quote (')");
+			if (close < 0) throw unclosed(text, index, 'single');
 			word += text.slice(index + 1, close);
 			inWord = true;
 			index = close + 1;
@@ -145,7 +150,7 @@ function doubleQuoted(text: string, open: number): [string, number] {
 		value += char;
 		index += 1;
 	}
-	throw unclosed(text, open, 'double quote (")');
+	throw unclosed(text, open, 'double');
 }
 
 const SIMPLE_ESCAPES: Record<string, string> = {
@@ -220,7 +225,7 @@ function ansiC(text: string, dollar: number): [string, number] {
 			index += 2;
 		}
 	}
-	throw unclosed(text, dollar, "$'…' quote");
+	throw unclosed(text, dollar, 'dollar');
 }
 
 /**
@@ -258,7 +263,7 @@ function cmdUnescape(text: string): string {
 			index += 1;
 		}
 	}
-	if (quoted) throw unclosed(text, quoteAt, 'double quote (")');
+	if (quoted) throw unclosed(text, quoteAt, 'double');
 	return out;
 }
 
@@ -310,7 +315,7 @@ function crtWords(text: string): string[] {
 			index += 1;
 		}
 	}
-	if (quoted) throw unclosed(text, quoteAt, 'double quote (")');
+	if (quoted) throw unclosed(text, quoteAt, 'double');
 	if (inWord) words.push(word);
 	return words;
 }

@@ -1,3 +1,4 @@
+import type { Text } from '$lib/i18n/text';
 import type { WrittenTarget } from '$lib/mac';
 import type { SigningInputs } from '../signing-inputs';
 
@@ -31,9 +32,9 @@ export interface MistakeContext {
 
 export interface Candidate {
 	inputs: SigningInputs;
-	title: string;
+	title: Text;
 	/** Overrides the entry's fix when this candidate needs another one. */
-	fix?: string;
+	fix?: Text;
 }
 
 /** One entry of the catalogue: a way of signing wrongly, and the wrong inputs it makes. */
@@ -42,7 +43,7 @@ export interface CatalogueEntry {
 	/** How often support sees it, roughly; only orders the mistakes that all reproduce the mac. */
 	prior: number;
 	slot: Slot;
-	fix: string;
+	fix: Text;
 	/** The wrong inputs this mistake makes out of `inputs`; none when it would change nothing. */
 	variants(inputs: SigningInputs, context: MistakeContext): Candidate[];
 }

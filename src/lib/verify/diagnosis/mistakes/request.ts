@@ -1,5 +1,6 @@
 // Mistakes in what of the request is signed: the host, the port, the path, the query, the URI's form
 // and the method, in the order a signer builds the request.
+import { text, type Text } from '$lib/i18n/text';
 import { reEncodings, safeDecode, sortQuery, splitUri, withQuery } from '../query-rewrites';
 import type { CatalogueEntry } from './entry';
 
@@ -8,32 +9,37 @@ export const REQUEST_MISTAKES = [
 		id: 'host-other-deployment',
 		prior: 0.12,
 		slot: 'host',
-		fix: 'Sign the host the request is sent to, taken from the same URL you call.',
+		fix: text('diagnosis_fix_host_other_deployment'),
 		variants: (inputs, { knownHosts }) =>
 			knownHosts
 				.filter((host) => host !== inputs.host)
 				.map((host) => ({
 					inputs: { ...inputs, host },
-					title: knownHosts.includes(inputs.host)
-						? `Signed the other deployment's host (${host}) instead of the host called (${inputs.host})`
-						: `Signed a deployment's host (${host}) instead of the host called (${inputs.host})`
+					title: text(
+						knownHosts.includes(inputs.host)
+							? 'diagnosis_title_host_other_deployment'
+							: 'diagnosis_title_host_deployment',
+						{ host, called: inputs.host }
+					)
 				}))
 	},
 	{
 		id: 'host-as-written',
 		prior: 0.05,
 		slot: 'host',
-		fix: 'Sign the host name as the URL parser gives it (lower case, as the server compares it), not as the URL happens to be written.',
+		fix: text('diagnosis_fix_host_as_written'),
 		variants: (inputs, { written }) => {
 			const host = written?.host;
 			if (host === undefined || host === '' || host === inputs.host) return [];
 			return [
 				{
 					inputs: { ...inputs, host },
-					title:
+					title: text(
 						host.toLowerCase() === inputs.host
-							? `Signed the host as the URL writes it (${host}) instead of in lower case (${inputs.host}): Python's urlparse keeps the netloc's case`
-							: `Signed the host as the URL writes it (${host}) instead of as it is sent (${inputs.host})`
+							? 'diagnosis_title_host_case'
+							: 'diagnosis_title_host_as_written',
+						{ host, sent: inputs.host }
+					)
 				}
 			];
 		}
@@ -42,11 +48,11 @@ export const REQUEST_MISTAKES = [
 		id: 'host-with-port',
 		prior: 0.08,
 		slot: 'host-port',
-		fix: 'Put the host name alone on the host line (url.hostname, not url.host); the port has its own line.',
+		fix: text('diagnosis_fix_host_with_port'),
 		variants: (inputs) => [
 			{
 				inputs: { ...inputs, host: `${inputs.host}:${inputs.port}` },
-				title: `Signed the host with its port (${inputs.host}:${inputs.port})`
+				title: text('diagnosis_title_host_with_port', { host: `${inputs.host}:${inputs.port}` })
 			}
 		]
 	},
@@ -54,7 +60,7 @@ export const REQUEST_MISTAKES = [
 		id: 'port-wrong',
 		prior: 0.07,
 		slot: 'port',
-		fix: 'Sign the port the request goes to: the one in the URL, else 443 for https (80 for http).',
+		fix: text('diagnosis_fix_port_wrong'),
 		variants: (inputs, { scheme, explicitPort }) =>
 			['443', '80', explicitPort]
 				.filter(
@@ -62,18 +68,18 @@ export const REQUEST_MISTAKES = [
 				)
 				.map((port) => ({
 					inputs: { ...inputs, port },
-					title: `Signed port ${port} instead of ${inputs.port}${portReason(port, scheme, explicitPort)}`
+					title: portTitle(port, inputs.port, scheme, explicitPort)
 				}))
 	},
 	{
 		id: 'port-empty',
 		prior: 0.06,
 		slot: 'port',
-		fix: "When the URL shows no port, sign the scheme's default: 443 for https, 80 for http.",
+		fix: text('diagnosis_fix_port_empty'),
 		variants: (inputs) => [
 			{
 				inputs: { ...inputs, port: '' },
-				title: `Left the port line empty instead of ${inputs.port} (JavaScript's url.port is empty when the URL shows no port)`
+				title: text('diagnosis_title_port_empty', { port: inputs.port })
 			}
 		]
 	},
@@ -81,7 +87,7 @@ export const REQUEST_MISTAKES = [
 		id: 'trailing-slash',
 		prior: 0.03,
 		slot: 'path',
-		fix: 'Sign the path exactly as requested, with or without its final slash.',
+		fix: text('diagnosis_fix_trailing_slash'),
 		variants: (inputs) => {
 			const { path, query } = splitUri(inputs.uri);
 			if (path === '/' || path === '') return [];
@@ -90,7 +96,9 @@ export const REQUEST_MISTAKES = [
 			return [
 				{
 					inputs: { ...inputs, uri: query === null ? changed : withQuery(changed, query) },
-					title: `Signed the path with its trailing slash ${dropped ? 'dropped' : 'added'} (${changed})`
+					title: text(dropped ? 'diagnosis_title_slash_dropped' : 'diagnosis_title_slash_added', {
+						path: changed
+					})
 				}
 			];
 		}
@@ -99,7 +107,7 @@ export const REQUEST_MISTAKES = [
 		id: 'path-empty-no-slash',
 		prior: 0.04,
 		slot: 'path',
-		fix: 'When the URL has no path, sign "/" as its path, as the request line sends it: "/?client_id=…", not "?client_id=…".',
+		fix: text('diagnosis_fix_path_empty_no_slash'),
 		variants: (inputs, { written }) => {
 			const { path, query } = splitUri(inputs.uri);
 			// Only a URL written without a path is sent with the "/" a signer can leave out.
@@ -108,7 +116,10 @@ export const REQUEST_MISTAKES = [
 			return [
 				{
 					inputs: { ...inputs, uri },
-					title: `Signed the request URI without its leading "/" (${uri === '' ? 'an empty line' : uri}): the URL has no path, and the request line sends it as "/"`
+					title:
+						uri === ''
+							? text('diagnosis_title_path_empty_line')
+							: text('diagnosis_title_path_no_slash', { uri })
 				}
 			];
 		}
@@ -117,7 +128,7 @@ export const REQUEST_MISTAKES = [
 		id: 'path-params-dropped',
 		prior: 0.02,
 		slot: 'path',
-		fix: 'Sign the whole path as sent, ";…" included: in Python take it from urlsplit, not urlparse, whose path leaves out the last segment\'s parameters.',
+		fix: text('diagnosis_fix_path_params_dropped'),
 		variants: (inputs) => {
 			const { path, query } = splitUri(inputs.uri);
 			const semicolon = path.indexOf(';', path.lastIndexOf('/'));
@@ -127,7 +138,11 @@ export const REQUEST_MISTAKES = [
 			return [
 				{
 					inputs: { ...inputs, uri },
-					title: `Signed the path without the parameters of its last segment (${uri} instead of ${inputs.uri}): Python's urlparse splits ";${path.slice(semicolon + 1)}" off the path`
+					title: text('diagnosis_title_path_params_dropped', {
+						uri,
+						sent: inputs.uri,
+						params: path.slice(semicolon + 1)
+					})
 				}
 			];
 		}
@@ -136,14 +151,14 @@ export const REQUEST_MISTAKES = [
 		id: 'query-dropped',
 		prior: 0.09,
 		slot: 'query',
-		fix: 'Sign the path and the query string together, exactly as sent (?client_id=…).',
+		fix: text('diagnosis_fix_query_dropped'),
 		variants: (inputs) => {
 			const { path, query } = splitUri(inputs.uri);
 			if (query === null) return [];
 			return [
 				{
 					inputs: { ...inputs, uri: path },
-					title: `Signed the path without its query string (${path})`
+					title: text('diagnosis_title_query_dropped', { path })
 				}
 			];
 		}
@@ -152,7 +167,7 @@ export const REQUEST_MISTAKES = [
 		id: 'query-decoded',
 		prior: 0.06,
 		slot: 'query',
-		fix: 'Sign the query string as it goes on the wire, percent-escapes included.',
+		fix: text('diagnosis_fix_query_decoded'),
 		variants: (inputs) => {
 			const { path, query } = splitUri(inputs.uri);
 			if (query === null) return [];
@@ -161,7 +176,7 @@ export const REQUEST_MISTAKES = [
 				.filter((decoded, index, all) => all.indexOf(decoded) === index)
 				.map((decoded) => ({
 					inputs: { ...inputs, uri: withQuery(path, decoded) },
-					title: `Signed the query string decoded (${withQuery(path, decoded)})`
+					title: text('diagnosis_title_query_decoded', { uri: withQuery(path, decoded) })
 				}));
 		}
 	},
@@ -169,7 +184,7 @@ export const REQUEST_MISTAKES = [
 		id: 'query-re-encoded',
 		prior: 0.06,
 		slot: 'query',
-		fix: 'Sign the query string byte for byte as sent; do not decode and encode it again.',
+		fix: text('diagnosis_fix_query_re_encoded'),
 		variants: (inputs) => {
 			const { path, query } = splitUri(inputs.uri);
 			if (query === null) return [];
@@ -177,7 +192,7 @@ export const REQUEST_MISTAKES = [
 				const uri = withQuery(path, rewritten);
 				return {
 					inputs: { ...inputs, uri },
-					title: `Signed the query string re-encoded, ${how} (${uri})`
+					title: text('diagnosis_title_query_re_encoded', { how, uri })
 				};
 			});
 		}
@@ -186,29 +201,27 @@ export const REQUEST_MISTAKES = [
 		id: 'query-sorted',
 		prior: 0.02,
 		slot: 'query',
-		fix: 'Keep the query parameters in the order they are sent; this scheme does not sort them.',
+		fix: text('diagnosis_fix_query_sorted'),
 		variants: (inputs) => {
 			const { path, query } = splitUri(inputs.uri);
 			if (query === null) return [];
 			const sorted = sortQuery(query);
 			if (sorted === query) return [];
 			const uri = withQuery(path, sorted);
-			return [
-				{ inputs: { ...inputs, uri }, title: `Signed the query parameters sorted by name (${uri})` }
-			];
+			return [{ inputs: { ...inputs, uri }, title: text('diagnosis_title_query_sorted', { uri }) }];
 		}
 	},
 	{
 		id: 'full-url',
 		prior: 0.06,
 		slot: 'uri-form',
-		fix: 'Sign the request URI only: the path and query, without scheme and host.',
+		fix: text('diagnosis_fix_full_url'),
 		variants: (inputs, { scheme, explicitPort }) => {
 			const url = `${scheme}://${inputs.host}${explicitPort ? `:${explicitPort}` : ''}${inputs.uri}`;
 			return [
 				{
 					inputs: { ...inputs, uri: url },
-					title: `Signed the full URL (${url}) instead of the path and query`
+					title: text('diagnosis_title_full_url', { url })
 				}
 			];
 		}
@@ -217,7 +230,7 @@ export const REQUEST_MISTAKES = [
 		id: 'method-lower-case',
 		prior: 0.03,
 		slot: 'method',
-		fix: 'Sign the method in upper case: GET.',
+		fix: text('diagnosis_fix_method_lower_case'),
 		variants: (inputs) => {
 			const lower = inputs.method.toLowerCase();
 			return lower === inputs.method
@@ -225,17 +238,23 @@ export const REQUEST_MISTAKES = [
 				: [
 						{
 							inputs: { ...inputs, method: lower },
-							title: `Signed the method in lower case (${lower})`
+							title: text('diagnosis_title_method_lower_case', { method: lower })
 						}
 					];
 		}
 	}
 ] as const satisfies readonly CatalogueEntry[];
 
-function portReason(port: string, scheme: string, explicitPort: string): string {
+function portTitle(port: string, sent: string, scheme: string, explicitPort: string): Text {
 	if (explicitPort !== '' && port !== explicitPort)
-		return ` (the ${port === '443' ? 'https' : 'http'} default, but the URL names port ${explicitPort})`;
-	if (port === '80' && scheme === 'https') return ' (the http port, but the request is https)';
-	if (port === '443' && scheme === 'http') return ' (the https port, but the request is http)';
-	return '';
+		return text('diagnosis_title_port_default', {
+			port,
+			sent,
+			scheme: port === '443' ? 'https' : 'http',
+			named: explicitPort
+		});
+	if (port === '80' && scheme === 'https') return text('diagnosis_title_port_http', { port, sent });
+	if (port === '443' && scheme === 'http')
+		return text('diagnosis_title_port_https', { port, sent });
+	return text('diagnosis_title_port', { port, sent });
 }

@@ -1,5 +1,6 @@
 // Mistakes in how the base string is written and signed: its line ends, the ts, the nonce, the key,
 // the hash and the digest's encoding, in the order a signer comes to them.
+import { text, type Text } from '$lib/i18n/text';
 import { fromBase64, isBase64 } from '$lib/mac';
 import { safeDecode } from '../query-rewrites';
 import type { CatalogueEntry } from './entry';
@@ -11,21 +12,20 @@ function shiftTs(ts: string, by: number): string | null {
 	return shifted < 0 ? null : String(shifted).padStart(ts.length, '0');
 }
 
-const show = (text: string) => JSON.stringify(text);
+const show = (value: string) => JSON.stringify(value);
 
 export const SIGNING_MISTAKES = [
 	{
 		id: 'ext-line-dropped',
 		prior: 0.1,
 		slot: 'ending',
-		fix: 'End every one of the seven lines with LF, the empty ext line too, so the base string ends with two LFs.',
+		fix: text('diagnosis_fix_ext_line_dropped'),
 		variants: (inputs) => [
 			{
 				inputs: { ...inputs, ending: 'joined' },
-				title:
-					inputs.ext === ''
-						? 'Joined the lines with LF instead of ending each with LF: the final empty ext line is lost, so the base string ends with one LF after the port instead of two'
-						: 'Joined the lines with LF instead of ending each with LF: the base string lacks its final LF after ext'
+				title: text(
+					inputs.ext === '' ? 'diagnosis_title_ext_line_lost' : 'diagnosis_title_ext_lf_lacking'
+				)
 			}
 		]
 	},
@@ -33,12 +33,11 @@ export const SIGNING_MISTAKES = [
 		id: 'extra-lf',
 		prior: 0.03,
 		slot: 'ending',
-		fix: "End the base string right after the ext line's LF.",
+		fix: text('diagnosis_fix_extra_lf'),
 		variants: (inputs) => [
 			{
 				inputs: { ...inputs, ending: 'extra-lf' },
-				title:
-					'Added an extra line feed at the end of the base string (one more than the seven lines)'
+				title: text('diagnosis_title_extra_lf')
 			}
 		]
 	},
@@ -46,11 +45,11 @@ export const SIGNING_MISTAKES = [
 		id: 'crlf',
 		prior: 0.03,
 		slot: 'line-end',
-		fix: 'End the lines with LF (\\n) alone, also on Windows.',
+		fix: text('diagnosis_fix_crlf'),
 		variants: (inputs) => [
 			{
 				inputs: { ...inputs, lineEnd: '\r\n' },
-				title: 'Ended the lines with CRLF (\\r\\n) instead of LF'
+				title: text('diagnosis_title_crlf')
 			}
 		]
 	},
@@ -58,7 +57,7 @@ export const SIGNING_MISTAKES = [
 		id: 'ts-padded',
 		prior: 0.03,
 		slot: 'ts',
-		fix: 'Sign the ts exactly as the header writes it, padding included.',
+		fix: text('diagnosis_fix_ts_padding'),
 		variants: (inputs) => {
 			const padded = inputs.ts.padStart(10, '0');
 			return padded === inputs.ts || !/^\d+$/.test(inputs.ts)
@@ -66,7 +65,7 @@ export const SIGNING_MISTAKES = [
 				: [
 						{
 							inputs: { ...inputs, ts: padded },
-							title: `Signed the ts padded to 10 digits (${padded}) while the header has ${inputs.ts}`
+							title: text('diagnosis_title_ts_padded', { ts: padded, sent: inputs.ts })
 						}
 					];
 		}
@@ -75,7 +74,7 @@ export const SIGNING_MISTAKES = [
 		id: 'ts-unpadded',
 		prior: 0.03,
 		slot: 'ts',
-		fix: 'Sign the ts exactly as the header writes it, padding included.',
+		fix: text('diagnosis_fix_ts_padding'),
 		variants: (inputs) => {
 			const unpadded = inputs.ts.replace(/^0+(?=\d)/, '');
 			return unpadded === inputs.ts
@@ -83,7 +82,7 @@ export const SIGNING_MISTAKES = [
 				: [
 						{
 							inputs: { ...inputs, ts: unpadded },
-							title: `Signed the ts without the zero padding the header has (${unpadded} instead of ${inputs.ts})`
+							title: text('diagnosis_title_ts_unpadded', { ts: unpadded, sent: inputs.ts })
 						}
 					];
 		}
@@ -92,7 +91,7 @@ export const SIGNING_MISTAKES = [
 		id: 'ts-milliseconds',
 		prior: 0.03,
 		slot: 'ts',
-		fix: 'Sign the same ts as the header, in whole seconds.',
+		fix: text('diagnosis_fix_ts_milliseconds'),
 		variants: (inputs) => {
 			if (!/^\d{1,15}$/.test(inputs.ts)) return [];
 			// A 12-digit count of seconds is the year 5138: more digits than that are milliseconds.
@@ -101,8 +100,8 @@ export const SIGNING_MISTAKES = [
 				return [
 					{
 						inputs: { ...inputs, ts: seconds },
-						title: `Signed the ts in seconds (${seconds}) while the header has milliseconds (${inputs.ts})`,
-						fix: 'Put the same ts in the header and the base string: whole seconds, not milliseconds.'
+						title: text('diagnosis_title_ts_seconds', { ts: seconds, sent: inputs.ts }),
+						fix: text('diagnosis_fix_ts_seconds')
 					}
 				];
 			}
@@ -110,7 +109,7 @@ export const SIGNING_MISTAKES = [
 			return [
 				{
 					inputs: { ...inputs, ts: milliseconds },
-					title: `Signed the ts in milliseconds (${milliseconds}) while the header has seconds (${inputs.ts})`
+					title: text('diagnosis_title_ts_milliseconds', { ts: milliseconds, sent: inputs.ts })
 				}
 			];
 		}
@@ -119,7 +118,7 @@ export const SIGNING_MISTAKES = [
 		id: 'ts-other',
 		prior: 0.04,
 		slot: 'ts',
-		fix: 'Read the clock once and use that one ts string in the header and the base string.',
+		fix: text('diagnosis_fix_ts_other'),
 		variants: (inputs) =>
 			[1, -1].flatMap((by) => {
 				const ts = shiftTs(inputs.ts, by);
@@ -128,7 +127,10 @@ export const SIGNING_MISTAKES = [
 					: [
 							{
 								inputs: { ...inputs, ts },
-								title: `Signed a ts one second ${by > 0 ? 'later' : 'earlier'} than the header's (${ts} instead of ${inputs.ts}): the clock was read twice`
+								title: text(by > 0 ? 'diagnosis_title_ts_later' : 'diagnosis_title_ts_earlier', {
+									ts,
+									sent: inputs.ts
+								})
 							}
 						];
 			})
@@ -137,23 +139,27 @@ export const SIGNING_MISTAKES = [
 		id: 'nonce-whitespace',
 		prior: 0.02,
 		slot: 'nonce',
-		fix: 'Sign the nonce exactly as the header carries it, without adding or removing white space.',
+		fix: text('diagnosis_fix_nonce_whitespace'),
 		variants: (inputs) => {
 			const trimmed = inputs.nonce.trim();
 			if (trimmed !== inputs.nonce && trimmed !== '')
 				return [
 					{
 						inputs: { ...inputs, nonce: trimmed },
-						title: `Signed the nonce trimmed (${show(trimmed)}) while the header has ${show(inputs.nonce)}`
+						title: text('diagnosis_title_nonce_trimmed', {
+							nonce: show(trimmed),
+							sent: show(inputs.nonce)
+						})
 					}
 				];
-			return [
-				[`${inputs.nonce}\n`, 'a trailing line feed'],
-				[`${inputs.nonce} `, 'a trailing space'],
-				[` ${inputs.nonce}`, 'a leading space']
-			].map(([nonce = '', how]) => ({
+			const added: [string, Text][] = [
+				[`${inputs.nonce}\n`, text('diagnosis_how_trailing_lf')],
+				[`${inputs.nonce} `, text('diagnosis_how_trailing_space')],
+				[` ${inputs.nonce}`, text('diagnosis_how_leading_space')]
+			];
+			return added.map(([nonce, how]) => ({
 				inputs: { ...inputs, nonce },
-				title: `Signed the nonce with ${how} (${show(nonce)})`
+				title: text('diagnosis_title_nonce_with', { how, nonce: show(nonce) })
 			}));
 		}
 	},
@@ -161,12 +167,12 @@ export const SIGNING_MISTAKES = [
 		id: 'nonce-url-encoded',
 		prior: 0.03,
 		slot: 'nonce',
-		fix: 'Sign the nonce exactly as the header carries it, neither URL-encoded nor decoded.',
+		fix: text('diagnosis_fix_nonce_url_encoded'),
 		variants: (inputs) => {
-			const options: [string | null, string][] = [
-				[encodeURIComponent(inputs.nonce), 'URL-encoded'],
-				[safeDecode(inputs.nonce), 'URL-decoded'],
-				[inputs.nonce.replace(/\+/g, ' '), 'form-decoded (+ became a space)']
+			const options: [string | null, Text][] = [
+				[encodeURIComponent(inputs.nonce), text('diagnosis_how_url_encoded')],
+				[safeDecode(inputs.nonce), text('diagnosis_how_url_decoded')],
+				[inputs.nonce.replace(/\+/g, ' '), text('diagnosis_how_form_decoded')]
 			];
 			const seen = new Set([inputs.nonce]);
 			return options.flatMap(([nonce, how]) => {
@@ -175,7 +181,11 @@ export const SIGNING_MISTAKES = [
 				return [
 					{
 						inputs: { ...inputs, nonce },
-						title: `Signed the nonce ${how} (${show(nonce)}) while the header has ${show(inputs.nonce)}`
+						title: text('diagnosis_title_nonce_coded', {
+							how,
+							nonce: show(nonce),
+							sent: show(inputs.nonce)
+						})
 					}
 				];
 			});
@@ -185,27 +195,27 @@ export const SIGNING_MISTAKES = [
 		id: 'key-whitespace',
 		prior: 0.05,
 		slot: 'key',
-		fix: 'Trim the mac_key where it is loaded: a file or an environment variable often adds a line feed.',
+		fix: text('diagnosis_fix_key_whitespace'),
 		variants: (inputs) => {
 			if (typeof inputs.key !== 'string') return [];
 			const trimmed = inputs.key.trim();
 			if (trimmed !== inputs.key && trimmed !== '')
 				return [
 					{
-						inputs: { ...inputs, key: trimmed, keyForm: 'the mac_key trimmed' },
-						title:
-							'Signed with the mac_key trimmed: the mac_key pasted here has surrounding white space',
-						fix: 'Remove the white space around the mac_key pasted here; the customer signs with the trimmed key.'
+						inputs: { ...inputs, key: trimmed, keyForm: text('diagnosis_key_trimmed') },
+						title: text('diagnosis_title_key_trimmed'),
+						fix: text('diagnosis_fix_key_pasted_untrimmed')
 					}
 				];
-			return [
-				[`${inputs.key}\n`, 'a trailing line feed'],
-				[`${inputs.key}\r\n`, 'a trailing CRLF'],
-				[`${inputs.key} `, 'a trailing space'],
-				[` ${inputs.key}`, 'a leading space']
-			].map(([key = '', how]) => ({
-				inputs: { ...inputs, key, keyForm: `the mac_key with ${how}` },
-				title: `Signed with the mac_key plus ${how}`
+			const added: [string, Text][] = [
+				[`${inputs.key}\n`, text('diagnosis_how_trailing_lf')],
+				[`${inputs.key}\r\n`, text('diagnosis_how_trailing_crlf')],
+				[`${inputs.key} `, text('diagnosis_how_trailing_space')],
+				[` ${inputs.key}`, text('diagnosis_how_leading_space')]
+			];
+			return added.map(([key, how]) => ({
+				inputs: { ...inputs, key, keyForm: text('diagnosis_key_with', { how }) },
+				title: text('diagnosis_title_key_with', { how })
 			}));
 		}
 	},
@@ -213,7 +223,7 @@ export const SIGNING_MISTAKES = [
 		id: 'key-base64-decoded',
 		prior: 0.04,
 		slot: 'key',
-		fix: 'Use the mac_key as text: its UTF-8 bytes are the HMAC key, not its Base64-decoded bytes.',
+		fix: text('diagnosis_fix_key_base64_decoded'),
 		variants: (inputs) =>
 			typeof inputs.key === 'string' && inputs.key !== '' && isBase64(inputs.key)
 				? [
@@ -221,9 +231,9 @@ export const SIGNING_MISTAKES = [
 							inputs: {
 								...inputs,
 								key: fromBase64(inputs.key),
-								keyForm: 'the mac_key Base64-decoded'
+								keyForm: text('diagnosis_key_base64_decoded')
 							},
-							title: 'Base64-decoded the mac_key and signed with the raw bytes'
+							title: text('diagnosis_title_key_base64_decoded')
 						}
 					]
 				: []
@@ -232,11 +242,11 @@ export const SIGNING_MISTAKES = [
 		id: 'hmac-sha256',
 		prior: 0.05,
 		slot: 'hash',
-		fix: 'Sign with HMAC-SHA-1 (mac_algorithm hmac-sha-1), not HMAC-SHA-256.',
+		fix: text('diagnosis_fix_hmac_sha256'),
 		variants: (inputs) => [
 			{
 				inputs: { ...inputs, hash: 'SHA-256' },
-				title: 'Signed with HMAC-SHA-256 instead of HMAC-SHA-1'
+				title: text('diagnosis_title_hmac_sha256')
 			}
 		]
 	},
@@ -244,24 +254,24 @@ export const SIGNING_MISTAKES = [
 		id: 'digest-hex',
 		prior: 0.05,
 		slot: 'encoding',
-		fix: 'Encode the digest bytes with standard Base64, not as hex.',
+		fix: text('diagnosis_fix_digest_hex'),
 		variants: (inputs) => [
-			{ inputs: { ...inputs, encoding: 'hex' }, title: 'Wrote the digest as hex instead of Base64' }
+			{ inputs: { ...inputs, encoding: 'hex' }, title: text('diagnosis_title_digest_hex') }
 		]
 	},
 	{
 		id: 'digest-base64url',
 		prior: 0.04,
 		slot: 'encoding',
-		fix: 'Use standard Base64 for the mac: + and /, with = padding.',
+		fix: text('diagnosis_fix_digest_base64url'),
 		variants: (inputs) => [
 			{
 				inputs: { ...inputs, encoding: 'base64url' },
-				title: 'Wrote the digest as Base64url (- and _ instead of + and /)'
+				title: text('diagnosis_title_digest_base64url')
 			},
 			{
 				inputs: { ...inputs, encoding: 'base64url-unpadded' },
-				title: 'Wrote the digest as Base64url (- and _ instead of + and /) without = padding'
+				title: text('diagnosis_title_digest_base64url_unpadded')
 			}
 		]
 	},
@@ -269,11 +279,11 @@ export const SIGNING_MISTAKES = [
 		id: 'digest-unpadded',
 		prior: 0.02,
 		slot: 'encoding',
-		fix: 'Keep the = padding at the end of the Base64 mac.',
+		fix: text('diagnosis_fix_digest_unpadded'),
 		variants: (inputs) => [
 			{
 				inputs: { ...inputs, encoding: 'base64-unpadded' },
-				title: 'Dropped the = padding from the Base64 digest'
+				title: text('diagnosis_title_digest_unpadded')
 			}
 		]
 	}

@@ -1,4 +1,12 @@
+import { text as t, type Text } from '$lib/i18n/text';
 import { fail } from '../parsed-request';
+
+/** What a bracket skipped whole is called, by its opening characters. */
+const OPENERS = {
+	'$(': 'paste_ps_subexpression',
+	'(': 'paste_ps_parenthesis',
+	'{': 'paste_ps_script_block'
+} as const;
 
 // PowerShell reads the typographic quotes and dashes a chat or word processor puts in as the plain ones.
 const DOUBLE_QUOTES = '"\u201c\u201d\u201e';
@@ -79,7 +87,7 @@ export class PowerShellLexer {
 		return pattern.exec(this.text);
 	}
 
-	where(index: number): string {
+	where(index: number): Text {
 		let line = 1;
 		let lineStart = 0;
 		for (let i = 0; i < index; i += 1) {
@@ -89,12 +97,12 @@ export class PowerShellLexer {
 				lineStart = i + 1;
 			}
 		}
-		return `line ${line}, column ${index - lineStart + 1}`;
+		return t('paste_where', { line, column: index - lineStart + 1 });
 	}
 
-	protected unclosed(start: number, what: string, advice: string): never {
+	protected unclosed(start: number, what: Text, advice: Text): never {
 		const excerpt = this.text.slice(start, start + 24).replace(/\s+/g, ' ');
-		fail(`${what} opened at ${this.where(start)} (${excerpt}…) is never closed: ${advice}`);
+		fail(t('paste_unclosed', { what, where: this.where(start), excerpt, advice }));
 	}
 
 	/** A backtick at the end of a line continues the command on the next (blanks between tolerated). */
@@ -115,7 +123,7 @@ export class PowerShellLexer {
 	private comment(): boolean {
 		if (this.char() === '<' && this.char(1) === '#') {
 			const end = this.text.indexOf('#>', this.at + 2);
-			if (end < 0) this.unclosed(this.at, 'A block comment (<#)', 'it ends with #>.');
+			if (end < 0) this.unclosed(this.at, t('paste_ps_block_comment'), t('paste_ps_ends_hash'));
 			this.at = end + 2;
 			return true;
 		}
@@ -154,9 +162,7 @@ export class PowerShellLexer {
 	/** Runs a reader of something that may contain itself, within MAX_NESTING levels. */
 	protected nested<T>(read: () => T): T {
 		if (this.nesting >= MAX_NESTING) {
-			fail(
-				`The paste nests strings, subexpressions or hashtables more than ${MAX_NESTING} deep (${this.where(this.at)}): devtools writes nothing like it.`
-			);
+			fail(t('paste_ps_nesting', { max: MAX_NESTING, where: this.where(this.at) }));
 		}
 		this.nesting += 1;
 		try {
@@ -194,13 +200,8 @@ export class PowerShellLexer {
 		for (;;) {
 			const char = this.char();
 			if (char === '') {
-				if (here)
-					this.unclosed(start, "A here-string (@')", "it ends with '@ at the start of a line.");
-				this.unclosed(
-					start,
-					'A single-quoted string',
-					"the paste is cut off, or a quote inside it is not doubled ('')."
-				);
+				if (here) this.unclosed(start, t('paste_ps_here_single'), t('paste_ps_here_single_end'));
+				this.unclosed(start, t('paste_ps_single_quoted'), t('paste_ps_single_quoted_end'));
 			}
 			if (here && lineStart && isSingleQuote(char) && this.char(1) === '@') {
 				this.at += 2;
@@ -236,12 +237,11 @@ export class PowerShellLexer {
 		for (;;) {
 			const char = this.char();
 			if (char === '') {
-				if (here)
-					this.unclosed(start, 'A here-string (@")', 'it ends with "@ at the start of a line.');
+				if (here) this.unclosed(start, t('paste_ps_here_double'), t('paste_ps_here_double_end'));
 				this.unclosed(
 					start,
-					'A double-quoted string',
-					'the paste is cut off, or a quote inside it is not escaped (`").'
+					t('paste_ps_double_quoted'),
+					t('paste_ps_double_quoted_end', { escape: '`"' })
 				);
 			}
 			if (here && lineStart && isDoubleQuote(char) && this.char(1) === '@') {
@@ -259,7 +259,7 @@ export class PowerShellLexer {
 				this.at += 2;
 			} else if (char === '`') {
 				if (this.char(1) === '')
-					this.unclosed(start, 'A double-quoted string', 'it ends with a backtick.');
+					this.unclosed(start, t('paste_ps_double_quoted'), t('paste_ps_ends_backtick'));
 				result.value += this.escape();
 			} else if (char === '$') {
 				this.dollar(result);
@@ -313,7 +313,7 @@ export class PowerShellLexer {
 		const start = this.at;
 		if (this.char(1) === '(') {
 			this.at += 2;
-			this.skipBalanced(start, 'A subexpression $(');
+			this.skipBalanced(start, '$(');
 		} else {
 			const variable = this.sticky(VARIABLE);
 			if (!variable) {
@@ -334,12 +334,16 @@ export class PowerShellLexer {
 	 * Past the `)` or `}` closing a bracket whose inside starts here; strings, comments and nested
 	 * brackets inside are skipped whole.
 	 */
-	skipBalanced(start: number, what: string): void {
+	skipBalanced(start: number, opener: '$(' | '(' | '{'): void {
 		let depth = 0;
 		for (;;) {
 			const char = this.char();
 			if (char === '') {
-				this.unclosed(start, what, `it ends with "${what.endsWith('(') ? ')' : '}'}".`);
+				this.unclosed(
+					start,
+					t(OPENERS[opener]),
+					t('paste_ps_ends_with', { end: opener === '{' ? '}' : ')' })
+				);
 			}
 			if (this.atString()) this.readString();
 			else if (char === '`') this.at += 2;
@@ -376,7 +380,7 @@ export class PowerShellLexer {
 			else if (char === '(' || char === '{') {
 				const start = this.at;
 				this.at += 1;
-				this.skipBalanced(start, char === '(' ? 'A parenthesis (' : 'A script block {');
+				this.skipBalanced(start, char === '(' ? '(' : '{');
 			} else this.at += 1;
 		}
 	}
@@ -393,7 +397,7 @@ export class PowerShellLexer {
 			else if (char === '(' || char === '{') {
 				const open = this.at;
 				this.at += 1;
-				this.skipBalanced(open, char === '(' ? 'A parenthesis (' : 'A script block {');
+				this.skipBalanced(open, char === '(' ? '(' : '{');
 			} else this.at += 1;
 		}
 		return this.text.slice(start, this.at).trim();

@@ -1,5 +1,6 @@
 // The PowerShell reader: a lexer (lexer.ts), the parameters of Invoke-WebRequest (parameters.ts),
 // the statements and commands of a paste (script.ts) and the request a command sends (request.ts).
+import { text as t } from '$lib/i18n/text';
 import { fail, type ParsedRequest } from '../parsed-request';
 import { commandRequest } from './request';
 import { ScriptReader } from './script';
@@ -34,21 +35,27 @@ export function parsePowerShell(text: string): ParsedRequest {
 	if (commands.length === 0) {
 		fail(
 			reader.sawSession
-				? 'The paste sets up a web session ($session) but holds no Invoke-WebRequest or Invoke-RestMethod command: was it cut short?'
-				: 'Expected a PowerShell command, Invoke-WebRequest -Uri "https://…" -Headers @{…}, as devtools’ "Copy as PowerShell" writes it.'
+				? t('paste_ps_session_only')
+				: t('paste_ps_expected', {
+						example: 'Invoke-WebRequest -Uri "https://…" -Headers @{…}'
+					})
 		);
 	}
 	const signed = commands.findIndex((outcome) => outcome.ok && isMacSigned(outcome.value));
 	const index = Math.max(signed, 0);
 	const chosen = commands[index];
-	if (chosen === undefined) fail('The paste holds no command.');
+	if (chosen === undefined) fail(t('paste_ps_no_command'));
 	if (!chosen.ok) throw chosen.error;
 	const request = chosen.value;
 	if (commands.length > 1) {
 		request.understood.unshift(
 			signed > 0
-				? `The paste holds ${commands.length} commands; the first MAC-signed one (number ${index + 1}, ${commandNames[index]}) is read. To check another, paste it alone.`
-				: `The paste holds ${commands.length} commands; the first is read. To check another, paste it alone.`
+				? t('paste_ps_commands_signed', {
+						count: commands.length,
+						number: index + 1,
+						name: commandNames[index] ?? ''
+					})
+				: t('paste_ps_commands', { count: commands.length })
 		);
 	}
 	return request;

@@ -1,3 +1,4 @@
+import { text as t, type Text } from '$lib/i18n/text';
 import { attempt, requestTarget } from '$lib/mac';
 import { fail, shown, type HeaderField, type ParsedRequest } from '../parsed-request';
 import { variableKey, type Arg, type Entry, type StringArg } from './lexer';
@@ -19,63 +20,64 @@ class Assembly {
 	constructor(private readonly scope: Scope) {}
 
 	/** A value that must be a string: a literal, or a variable the paste sets to one. */
-	private literal(arg: Arg, what: string, example: string): StringArg {
+	private literal(arg: Arg, what: Text, example: string): StringArg {
 		if (arg.kind === 'string') return arg;
-		if (arg.kind === 'hashtable') fail(`${what} must be a string, not a hashtable @{…}.`);
+		if (arg.kind === 'hashtable') fail(t('paste_ps_not_hashtable', { what }));
 		if (arg.kind === 'variable') {
 			const value = this.scope.variables.get(variableKey(arg.name));
 			if (value?.kind === 'string') return value;
 			if (value === undefined) {
-				fail(
-					`${what} is ${arg.name}, a variable set elsewhere: the paste does not define it. Paste its definition (${arg.name} = ${example}) too, or copy the request as cURL.`
-				);
+				fail(t('paste_ps_variable_undefined', { what, variable: arg.name, example }));
 			}
 		}
 		const text = arg.kind === 'variable' ? arg.name : arg.text;
-		fail(
-			`${what} is ${shown(text)}, which PowerShell works out when it runs; nothing is evaluated here. Paste the command with the value written out, or copy the request as cURL.`
-		);
+		fail(t('paste_ps_evaluated', { what, value: shown(text) }));
 	}
 
 	request(command: Command): ParsedRequest {
-		const understood: string[] = [];
+		const understood: Text[] = [];
 		const param = (name: string) => command.params.get(name);
-		const warn = (value: StringArg, where: string) => {
+		const warn = (value: StringArg, where: Text) => {
 			if (value.expansions.length === 0) return;
-			const names = value.expansions.slice(0, 3).map((name) => shown(name, 30));
+			const names = value.expansions
+				.slice(0, 3)
+				.map((name) => shown(name, 30))
+				.join(', ');
 			understood.push(
-				`PowerShell would have expanded ${names.join(', ')} in ${where}: it is kept as written here, but the request sent had ${value.expansions.length > 1 ? 'their values' : 'its value'} instead.`
+				t(value.expansions.length > 1 ? 'paste_ps_expanded_many' : 'paste_ps_expanded_one', {
+					names,
+					where
+				})
 			);
 		};
 
 		const uriParam = param('Uri');
 		const uriArg = uriParam?.arg ?? command.positional[0];
-		if (!uriArg)
-			fail(`The ${command.name} command names no URL (-Uri "https://…"): was the paste cut short?`);
-		const uri = this.literal(uriArg, 'The -Uri', '"https://…"');
+		if (!uriArg) fail(t('paste_ps_no_url', { command: command.name }));
+		const uri = this.literal(
+			uriArg,
+			t('paste_ps_what_param', { parameter: '-Uri' }),
+			'"https://…"'
+		);
 		let url = uri.value.trim();
-		if (url === '') fail('The -Uri is empty: PowerShell would refuse to run the command.');
+		if (url === '') fail(t('paste_ps_uri_empty'));
 		if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) {
 			url = `http://${url}`;
-			understood.push(
-				'The -Uri has no scheme, so PowerShell uses http:// (port 80): add https:// to call the service.'
-			);
+			understood.push(t('paste_ps_no_scheme'));
 		} else {
-			understood.push(
-				uriParam ? 'URL from -Uri.' : 'URL from the command’s first argument (-Uri).'
-			);
+			understood.push(t(uriParam ? 'paste_ps_url_uri' : 'paste_ps_url_first'));
 		}
-		warn(uri, 'the -Uri');
+		warn(uri, t('paste_ps_where_uri'));
 		const extra = command.positional.slice(uriParam ? 0 : 1);
 		if (extra.length > 0) {
 			understood.push(
-				`PowerShell would refuse the extra argument ${shown(extra[0]?.kind === 'string' ? extra[0].value : '…')}; it was ignored.`
+				t('paste_ps_extra_argument', {
+					argument: shown(extra[0]?.kind === 'string' ? extra[0].value : '…')
+				})
 			);
 		}
 		if (command.repeated.length > 0) {
-			understood.push(
-				`PowerShell refuses a parameter given twice (${command.repeated.join(' ')}); the first was used.`
-			);
+			understood.push(t('paste_ps_repeated', { parameters: command.repeated.join(' ') }));
 		}
 
 		const method = this.method(command, understood, warn);
@@ -85,83 +87,73 @@ class Assembly {
 
 		const bodies = ['Body', 'InFile', 'Form'].flatMap((name) => param(name)?.written ?? []);
 		if (bodies.length > 0) {
-			understood.push(`The body (${bodies.join(', ')}) is not signed, so it was ignored.`);
+			understood.push(t('paste_ps_body_ignored', { parameters: bodies.join(', ') }));
 		}
 		const body = param('Body')?.arg;
 		const bodyValue =
 			body?.kind === 'variable' ? this.scope.variables.get(variableKey(body.name)) : body;
 		if (method === 'GET' && bodyValue?.kind === 'hashtable') {
-			understood.push(
-				'With GET, PowerShell appends a hashtable -Body to the query string (in no set order), which the URL here leaves out: check the query the server received.'
-			);
+			understood.push(t('paste_ps_get_body'));
 		}
 		if (this.scope.sawSession) {
-			understood.push(
-				'The web session’s user agent and cookies ($session) are not signed, so they were ignored.'
-			);
+			understood.push(t('paste_ps_session_ignored'));
 		}
 		const handled = new Set(['Uri', 'Method', 'CustomMethod', 'Headers', 'Body', 'InFile', 'Form']);
 		const ignored = [...command.params].flatMap(([name, { written }]) =>
 			handled.has(name) ? [] : [written]
 		);
 		if (ignored.length > 0) {
-			understood.push(`Ignored, as they do not change what is signed: ${ignored.join(' ')}.`);
+			understood.push(t('paste_ignored', { options: ignored.join(' ') }));
 		}
 		return { url, method, headers, understood };
 	}
 
 	private method(
 		command: Command,
-		understood: string[],
-		warn: (value: StringArg, where: string) => void
+		understood: Text[],
+		warn: (value: StringArg, where: Text) => void
 	): string {
 		const custom = command.params.get('CustomMethod');
 		const standard = command.params.get('Method');
 		if (custom?.arg) {
-			const value = this.literal(custom.arg, `The ${custom.written}`, '"PATCH"');
-			warn(value, custom.written);
-			if (standard) {
-				understood.push(
-					'PowerShell refuses -Method and -CustomMethod together; -CustomMethod was used.'
-				);
-			}
+			const parameter = custom.written;
+			const value = this.literal(custom.arg, t('paste_ps_what_param', { parameter }), '"PATCH"');
+			warn(value, t('paste_ps_where_param', { parameter }));
+			if (standard) understood.push(t('paste_ps_both_methods'));
 			if (value.value.trim() !== '') {
 				const upper = value.value.toUpperCase();
-				understood.push(
-					`Method ${upper.slice(0, 20)} from ${custom.written} (PowerShell upper-cases it).`
-				);
+				understood.push(t('paste_ps_method_custom', { method: upper.slice(0, 20), parameter }));
 				return upper;
 			}
-			understood.push(`PowerShell refuses an empty ${custom.written}.`);
+			understood.push(t('paste_ps_custom_empty', { parameter }));
 		} else if (standard?.arg) {
-			const value = this.literal(standard.arg, `The ${standard.written}`, '"POST"');
-			warn(value, standard.written);
+			const parameter = standard.written;
+			const value = this.literal(standard.arg, t('paste_ps_what_param', { parameter }), '"POST"');
+			warn(value, t('paste_ps_where_param', { parameter }));
 			const written = value.value.trim();
 			const known = METHODS.get(written.toLowerCase());
 			if (known !== undefined) {
 				understood.push(
 					written.toLowerCase() === 'default'
-						? 'Method GET: what -Method Default sends.'
-						: `Method ${known} from ${standard.written}.`
+						? t('paste_ps_method_default_value')
+						: t('paste_ps_method', { method: known, parameter })
 				);
 				return known;
 			}
-			understood.push(
-				`PowerShell’s -Method takes Get, Post, Put, Delete, Patch, Head, Options, Trace or Merge, so ${shown(written)} would be refused (-CustomMethod sends others).`
-			);
+			understood.push(t('paste_ps_method_refused', { method: shown(written) }));
 			if (written !== '') {
-				understood.push(`Method ${written.slice(0, 20)} assumed.`);
+				understood.push(t('paste_ps_method_assumed', { method: written.slice(0, 20) }));
 				return written;
 			}
 		}
-		understood.push('Method GET: PowerShell’s default when there is no -Method.');
+		understood.push(t('paste_ps_method_default'));
 		return 'GET';
 	}
 
 	private headers(
 		command: Command,
-		understood: string[],
-		warn: (value: StringArg, where: string) => void,
+		understood: Text[],
+		warn: (value: StringArg, where: Text) => void,
 		pseudo: Map<string, string>
 	): HeaderField[] {
 		const given = command.params.get('Headers');
@@ -172,30 +164,22 @@ class Assembly {
 		else if (arg.kind === 'variable') {
 			const value = this.scope.variables.get(variableKey(arg.name));
 			if (value === undefined) {
-				fail(
-					`-Headers is ${arg.name}, a variable set elsewhere: the paste does not define it. Paste its definition (${arg.name} = @{…}) too, or copy the request as cURL.`
-				);
+				fail(t('paste_ps_headers_undefined', { variable: arg.name, hashtable: '@{…}' }));
 			}
 			if (value.kind !== 'hashtable') {
-				fail(
-					`-Headers is ${arg.name}, which the paste does not set to a hashtable @{…}: paste the command as devtools copies it, or copy the request as cURL.`
-				);
+				fail(t('paste_ps_headers_not_hashtable', { variable: arg.name }));
 			}
 			entries = value.entries;
-			understood.push(`Headers from ${arg.name}, set earlier in the paste.`);
+			understood.push(t('paste_ps_headers_from', { variable: arg.name }));
 		} else {
 			const text = arg.kind === 'string' ? arg.value : arg.text;
-			fail(
-				`-Headers must be a hashtable such as @{"Authorization"="MAC …"}, as devtools writes it, not ${shown(text)}: paste the command as copied, or copy the request as cURL.`
-			);
+			fail(t('paste_ps_headers_kind', { value: shown(text) }));
 		}
 
 		const headers: HeaderField[] = [];
 		for (const { key, keyText, value } of entries) {
 			if (key === null) {
-				understood.push(
-					`The header name ${shown(keyText)} is worked out when PowerShell runs; nothing is evaluated here, so that header was left out.`
-				);
+				understood.push(t('paste_ps_header_name_evaluated', { name: shown(keyText) }));
 				continue;
 			}
 			const isAuthorization = key.toLowerCase() === 'authorization';
@@ -206,23 +190,21 @@ class Assembly {
 				const variable = this.scope.variables.get(variableKey(value.name));
 				if (variable?.kind === 'string') text = variable;
 				else if (isAuthorization) {
-					this.literal(value, 'The Authorization header', '"MAC id=`"…`",…"');
+					this.literal(value, t('paste_ps_what_authorization'), '"MAC id=`"…`",…"');
 				}
 			}
 			if (text === null) {
 				const written =
 					value.kind === 'variable' ? value.name : value.kind === 'string' ? '' : value.text;
 				if (isAuthorization) {
-					fail(
-						`The Authorization header is ${shown(written)}, which PowerShell works out when it runs; nothing is evaluated here. Paste the command with the header written out, or copy the request as cURL.`
-					);
+					fail(t('paste_ps_authorization_evaluated', { value: shown(written) }));
 				}
 				understood.push(
-					`The ${shown(key)} header is ${shown(written)}, which is not evaluated here, so it was left out.`
+					t('paste_ps_header_evaluated', { name: shown(key), value: shown(written) })
 				);
 				continue;
 			}
-			warn(text, `the ${shown(key)} header`);
+			warn(text, t('paste_ps_where_header', { name: shown(key) }));
 			const name = PSEUDO_HEADER.exec(key);
 			if (name) pseudo.set((name[1] ?? '').toLowerCase(), text.value);
 			else headers.push({ name: key, value: text.value });
@@ -234,15 +216,15 @@ class Assembly {
 	 * Over HTTP/2, devtools writes the pseudo-headers as "authority", "method", "path" and "scheme"
 	 * entries. "path" is what the browser sent, and the signature covers that, so it wins.
 	 */
-	private pathUrl(url: string, path: string | undefined, understood: string[]): string {
+	private pathUrl(url: string, path: string | undefined, understood: Text[]): string {
 		const target = attempt(() => requestTarget(url));
 		if (path === undefined || !target.ok || path === target.value.uri) return url;
 		if (!path.startsWith('/')) {
-			understood.push(`The "path" entry ${shown(path, 80)} is not a path, so it was not used.`);
+			understood.push(t('paste_ps_path_not_path', { path: shown(path, 80) }));
 			return url;
 		}
 		understood.push(
-			`The -Uri says ${shown(target.value.uri, 80)} but the "path" entry (the HTTP/2 :path the browser sent) says ${shown(path, 80)}: the URL is built from "path", the bytes actually sent.`
+			t('paste_ps_path_differs', { uri: shown(target.value.uri, 80), path: shown(path, 80) })
 		);
 		return `${new URL(target.value.href).origin}${path}`;
 	}

@@ -1,3 +1,4 @@
+import { text as t } from '$lib/i18n/text';
 import { attempt, type Outcome } from '$lib/mac';
 import { fail, shown, type ParsedRequest } from '../parsed-request';
 import {
@@ -125,7 +126,7 @@ export class ScriptReader extends PowerShellLexer implements Scope {
 			this.skipAll();
 			const char = this.char();
 			if (char === '') {
-				this.unclosed(start, 'The hashtable @{', 'it ends with "}": was the paste cut short?');
+				this.unclosed(start, t('paste_ps_hashtable'), t('paste_ps_hashtable_end'));
 			}
 			if (char === '}') {
 				this.at += 1;
@@ -152,15 +153,16 @@ export class ScriptReader extends PowerShellLexer implements Scope {
 			this.skipInline();
 			if (this.char() !== '=' || keyText === '') {
 				fail(
-					`In the hashtable @{…} (${this.where(keyStart)}), ${shown(keyText || this.text.slice(this.at, this.at + 20))} is not a key followed by "=" and a value.`
+					t('paste_ps_hashtable_key', {
+						where: this.where(keyStart),
+						key: shown(keyText || this.text.slice(this.at, this.at + 20))
+					})
 				);
 			}
 			this.at += 1;
 			this.skipAll(false);
 			if (this.char() === '' || this.char() === '}' || this.char() === ';') {
-				fail(
-					`In the hashtable @{…} (${this.where(keyStart)}), ${shown(keyText)} has no value after "=".`
-				);
+				fail(t('paste_ps_hashtable_value', { where: this.where(keyStart), key: shown(keyText) }));
 			}
 			entries.push({ key, keyText, value: this.readValue() });
 		}
@@ -306,7 +308,9 @@ export class ScriptReader extends PowerShellLexer implements Scope {
 					// An unknown name followed by another parameter is taken for a switch.
 					if (spec !== undefined && !spec.switch) {
 						fail(
-							`PowerShell’s ${written} needs a value, but ${next ? `${shown(next[0])} follows` : 'the command ends there'}.`
+							next
+								? t('paste_ps_needs_value', { parameter: written, next: shown(next[0]) })
+								: t('paste_ps_needs_value_end', { parameter: written })
 						);
 					}
 				} else arg = this.readArgument();

@@ -1,0 +1,33 @@
+// The verify page's Texts rendered in English, as the English page shows them: tests assert the
+// English a support engineer reads.
+import type { Text } from '$lib/i18n/text';
+import { PasteError } from '$lib/verify/paste/parsed-request';
+import { shownString } from '$lib/verify/paste/shown-text';
+import { render as renderDiagnosis } from 'virtual:messages/diagnosis';
+import { render as renderPaste } from 'virtual:messages/paste';
+
+/** A paste_* or diagnosis_* Text in English, as plain text. */
+export function english(text: Text | undefined): string {
+	if (text === undefined) throw new Error('no Text to render');
+	return shownString(
+		(value) => (value.key.startsWith('paste_') ? renderPaste(value) : renderDiagnosis(value)),
+		text
+	);
+}
+
+/** Each Text of a list in English. */
+export function englishAll(texts: readonly Text[]): string[] {
+	return texts.map(english);
+}
+
+/** What the page says of the error `run` throws: a reader's in English, the core's message. */
+export function thrownEnglish(run: () => unknown): string {
+	try {
+		run();
+	} catch (error) {
+		if (error instanceof PasteError) return english(error.text);
+		if (error instanceof Error) return error.message;
+		throw error;
+	}
+	throw new Error('nothing was thrown');
+}
