@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 
 /**
  * English prose a person can see on the page: every visible text node (and the accessible text of
@@ -9,10 +9,16 @@ import type { Page } from '@playwright/test';
 export async function englishProse(page: Page): Promise<string[]> {
 	return page.evaluate(() => {
 		// Two words of two or more Latin letters in a row, separated by spaces or light punctuation:
-		// "Send it", "base string" (not "HMAC-SHA-1", not "GET /account/basic-info/v1").
-		const words = /(?:^|[^\w/.-])[A-Za-z]{2,}(?:[ ,'’]+[A-Za-z]{2,})+(?![\w/.-])/;
-		const terms = /Mac Token|Client ID/g;
-		const sentence = { test: (text: string) => words.test(text.replace(terms, '')) };
+		// "Send it", "base string" (not "HMAC-SHA-1", not "GET /account/basic-info/v1", not
+		// "MAC id=": a word before "=" is code).
+		const words = /(?:^|[^\w/.-])[A-Za-z]{2,}(?:[ ,'’]+[A-Za-z]{2,})+(?![\w/.="-])/;
+		const terms =
+			/Mac Token|Client ID|query string|Access Token|Git Bash|Windows cmd|Copy as (?:fetch|PowerShell|cURL)/g;
+		// What the page quotes back (“what you pasted”) is the user's text, not the page's.
+		const quoted = /“[^”]*”/g;
+		const sentence = {
+			test: (text: string) => words.test(text.replace(terms, '').replace(quoted, '“”'))
+		};
 		const code =
 			'code, pre, kbd, samp, output, textarea, script, style, [translate="no"], [lang="en"]';
 		const found = new Set<string>();
@@ -39,4 +45,9 @@ export async function englishProse(page: Page): Promise<string[]> {
 		if (sentence.test(document.title)) found.add(`title: ${document.title}`);
 		return [...found];
 	});
+}
+
+/** Fails when a person can read an English sentence on this (Chinese) page, outside code. */
+export async function expectNoEnglishProse(page: Page): Promise<void> {
+	await expect.poll(() => englishProse(page), { timeout: 2000 }).toEqual([]);
 }

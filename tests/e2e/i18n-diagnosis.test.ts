@@ -2,6 +2,7 @@
 // paste that cannot be read are said in Chinese there, and in the same English as before on /verify.
 import { createHmac } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
+import { expectNoEnglishProse } from './english-prose';
 
 const KEY = 'support-desk-key-7Hq';
 const URL = 'https://open.tapapis.cn/account/profile/v1?client_id=cust-app';
@@ -45,6 +46,7 @@ test('zh-CN: the verdict, the mistake, its fix and the clock are said in Chinese
 	await expect(
 		page.getByRole('listitem').filter({ hasText: /^URL 取自 curl 命令。$/ })
 	).toBeVisible();
+	await expectNoEnglishProse(page);
 });
 
 test('zh-CN: a paste that cannot be read is refused in Chinese at the paste box', async ({
@@ -57,6 +59,7 @@ test('zh-CN: a paste that cannot be read is refused in Chinese at the paste box'
 		/无法识别粘贴的内容：请粘贴 Authorization 请求头（MAC id="…",…）.*这是 Bearer 请求头；本服务用 MAC 签名。/
 	);
 	await expect(pasteBox(page)).not.toHaveAccessibleDescription(/Could not tell|Bearer header;/);
+	await expectNoEnglishProse(page);
 });
 
 test('en: the same mistake and the same unreadable paste in English, as before', async ({

@@ -3,6 +3,7 @@
 // field it came from.
 import { expect, test, type Page } from '@playwright/test';
 import { failOnPageErrors } from './page-errors';
+import { expectNoEnglishProse } from './english-prose';
 
 const DRAFT = {
 	kid: 'h480djs93hd8',
@@ -100,6 +101,7 @@ test('speaks Chinese: title, headings, groups, fields and buttons', async ({ pag
 	// No English sentence of the playground is left.
 	const text = (await page.locator('main').textContent()) ?? '';
 	expect(text).not.toMatch(/Base string|Signature|Credential|step by step|as you type/);
+	await expectNoEnglishProse(page);
 });
 
 test('a preset, a fixed ts and the byte count, in Chinese', async ({ page }) => {
@@ -116,6 +118,7 @@ test('a preset, a fixed ts and the byte count, in Chinese', async ({ page }) => 
 	await expect(
 		page.getByRole('status').filter({ hasText: /^(已复制|浏览器阻止了复制)/ })
 	).toHaveCount(1);
+	await expectNoEnglishProse(page);
 });
 
 test('says what is wrong with an input in Chinese, at its field', async ({ page }) => {
@@ -146,4 +149,5 @@ test('says what is wrong with an input in Chinese, at its field', async ({ page 
 	await expect(paste).toHaveAttribute('aria-invalid', 'true');
 	await expect(paste).toHaveAccessibleDescription(/^这不是 JSON：/);
 	await expect(paste).toHaveValue('{"kid": "half');
+	await expectNoEnglishProse(page);
 });

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { failOnPageErrors } from './page-errors';
+import { expectNoEnglishProse } from './english-prose';
 
 // Sending, the sandbox, the response view and the error explainer on the Chinese page: the same
 // round trips as in English (send.test.ts), found by their Chinese names.
@@ -20,6 +21,8 @@ test.describe('the signing page in Chinese', () => {
 		// The header is rendered only once the page has hydrated (its name is the playground's).
 		await expect(page.getByRole('status', { name: /^Authorization/ }).first()).toBeVisible();
 	});
+	// Whatever state each test leaves (an answer, an error explained, a timeline), no English prose.
+	test.afterEach(({ page }) => expectNoEnglishProse(page));
 
 	test('the demo account sent to the sandbox: the response view in Chinese', async ({ page }) => {
 		await send(page).click();
@@ -114,9 +117,8 @@ test.describe('the signing page in Chinese', () => {
 	});
 
 	test('not_found: an unknown path, not resubmitted', async ({ page }) => {
-		// The Request URL box belongs to the playground, translated apart from this area.
 		await page
-			.getByRole('textbox', { name: /^(Request URL|请求地址)/ })
+			.getByRole('textbox', { name: '请求 URL', exact: true })
 			.fill('https://open.tapapis.cn/account/nothing/v1?client_id=demo-client-0001');
 		await send(page).click();
 		await expect(httpStatus(page)).toHaveText('404 Not Found');
@@ -186,6 +188,7 @@ test('the Chinese errors page explains a pasted body in Chinese', async ({ page 
 	await body.fill('upstream exploded');
 	await expect(page.getByText('响应体不是 JSON：“upstream exploded”。')).toBeVisible();
 
+	await expectNoEnglishProse(page);
 	const table = page.getByRole('region', { name: '错误码列表' });
 	await expect(table.getByRole('row', { name: /server_error/ })).toContainText(
 		'稍等后重试，最多 3 次；仍失败则中断并告知用户。'

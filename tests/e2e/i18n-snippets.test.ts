@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { failOnPageErrors } from './page-errors';
+import { expectNoEnglishProse } from './english-prose';
 
 const HAN = /\p{Script=Han}/u;
 
@@ -36,6 +37,7 @@ test('the Chinese code view: Chinese texts and comments, and its Node.js program
 	await page.getByRole('checkbox', { name: '使用本页的 ts 和 nonce（与本页对照）' }).check();
 	await expect(code).toContainText("const nonce = 'bm9uY2Utbm9uY2U=';");
 	await expect(page.getByText('程序打印的请求头与本页相同')).toBeVisible();
+	await expectNoEnglishProse(page);
 	const program = (await code.textContent()) ?? '';
 	// Every comment of the program is in Chinese.
 	const comments = program.split('\n').filter((line) => /^\s*(\/\/|\/\*\*)/.test(line));

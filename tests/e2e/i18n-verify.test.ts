@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import { failOnPageErrors } from './page-errors';
+import { expectNoEnglishProse } from './english-prose';
 
 // The verify page in Chinese: the same flow as in English (tests/e2e/verify.test.ts), found by its
 // Chinese names, with the same results; the case file is written in Chinese and masks the kid.
@@ -26,6 +27,9 @@ function curl(base: string): string {
 const verdict = (page: Page) => page.getByRole('status').filter({ hasText: /一致|等待输入/ });
 const signedRequest = (page: Page) => page.getByRole('textbox', { name: '已签名的请求' });
 const macKey = (page: Page) => page.getByRole('textbox', { name: 'mac_key' });
+
+// Whatever state each test leaves (a verdict, a diagnosis, a comparison), no English prose.
+test.afterEach(({ page }) => expectNoEnglishProse(page));
 
 test.beforeEach(async ({ page }) => {
 	failOnPageErrors(page);

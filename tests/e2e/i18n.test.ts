@@ -9,6 +9,7 @@ import { BASE_PATH } from '../../playwright.config';
 import { serveStatic } from '../bench/static-server.js';
 import { violations } from './axe';
 import { failOnPageErrors } from './page-errors';
+import { expectNoEnglishProse } from './english-prose';
 
 /** Each page in English and in Chinese, as paths under the base path. */
 const PAGES = [
@@ -285,9 +286,10 @@ test.describe('a browser whose language is Chinese', () => {
 });
 
 for (const { zh } of PAGES) {
-	test(`no axe violations on ${zh}`, async ({ page }) => {
+	test(`no axe violations and no English prose on ${zh}`, async ({ page }) => {
 		await page.goto(relative(zh));
 		await hydrated(page);
 		expect(await violations(page)).toEqual([]);
+		await expectNoEnglishProse(page);
 	});
 }

@@ -129,6 +129,8 @@ export function rewriteMessages(
 	return code;
 }
 
+/** The message that joins a list in each language (", " and "、"). */
+const LIST_SEPARATOR = 'core_separator';
 const MESSAGE_ID = /^\0i18n-message:([\w-]+):(\w+)$/;
 
 /** The id of the module holding one message's compiled function in one locale. */
@@ -161,11 +163,16 @@ export function messageModule(localeCode: string, key: string, outdir: string): 
 
 /** An area's catalogue in one locale: its compiled functions and a renderer of Texts. */
 export function catalogueModule(keys: readonly string[], module: (key: string) => string): string {
+	const imports = keys.includes(LIST_SEPARATOR) ? keys : [...keys, LIST_SEPARATOR];
 	return [
-		...keys.map((key) => `import { ${key} } from ${JSON.stringify(module(key))};`),
+		...imports.map((key) => `import { ${key} } from ${JSON.stringify(module(key))};`),
 		`const table = { ${keys.join(', ')} };`,
+		// A list parameter (the fields to fix) is joined as the language writes lists: "kid, url",
+		// "kid、url".
+		`const value = (v) => (Array.isArray(v) ? v.join(${LIST_SEPARATOR}()) : v);`,
+		'const params = (p) => Object.fromEntries(Object.entries(p ?? {}).map(([k, v]) => [k, value(v)]));',
 		// An unknown key shows as itself: a test fails on it, and a reader sees what is missing.
-		'export function render(text) { const message = table[text.key]; return message ? message(text.params ?? {}) : text.key; }'
+		'export function render(text) { const message = table[text.key]; return message ? message(params(text.params)) : text.key; }'
 	].join('\n');
 }
 

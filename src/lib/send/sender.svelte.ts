@@ -107,7 +107,7 @@ export class Sender {
 	/** Why Send is unavailable right now, or null. */
 	readonly cannotSend: Text | null = $derived.by(() => {
 		if (this.#playground.blockingFields.length > 0)
-			return text('status_fix_first', { fields: this.#playground.blockingFields.join(', ') });
+			return text('status_fix_first', { fields: this.#playground.blockingFields });
 		if (this.target === 'proxy' && this.proxyUrl && !this.proxyUrl.ok)
 			return proxyProblem(this.proxyUrl.error);
 		if (this.isRefused) return text('status_refused', { code: this.refused?.code ?? '' });
