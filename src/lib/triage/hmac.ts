@@ -9,10 +9,27 @@ import type { HmacEngine } from './types';
 /** Signs base strings with one mac_key: the header's `mac`, Base64 of HMAC-SHA-1. */
 export type Signer = (baseString: string) => string | Promise<string>;
 
-/** A noble HMAC keyed once; each base string costs a copy of the keyed state and two hashes. */
+const encoder = new TextEncoder();
+// One buffer for the UTF-8 of every base string (at most 3 bytes a UTF-16 unit); a longer one gets its own.
+const scratchText = new Uint8Array(4096);
+
+/**
+ * A noble HMAC keyed once; each base string costs a copy of the keyed state into the same scratch
+ * objects and the hashing of its own bytes, with nothing allocated but the Base64 text.
+ */
 export function nobleSigner(macKey: string): (baseString: string) => string {
 	const keyed = nobleHmac.create(sha1, utf8Bytes(macKey));
-	return (baseString) => toBase64(keyed.clone().update(utf8Bytes(baseString)).digest());
+	let scratch = keyed.clone();
+	const digest = new Uint8Array(keyed.outputLen);
+	return (baseString) => {
+		scratch = keyed._cloneInto(scratch);
+		if (baseString.length * 3 <= scratchText.length) {
+			const { written } = encoder.encodeInto(baseString, scratchText);
+			scratch.update(scratchText.subarray(0, written));
+		} else scratch.update(utf8Bytes(baseString));
+		scratch.digestInto(digest);
+		return toBase64(digest);
+	};
 }
 
 /** SubtleCrypto with the key imported once; one await per base string. */

@@ -1,7 +1,7 @@
 // Stage 2 of triage: one logged request against its kid's key. The base string is rebuilt by the
 // protocol core exactly as /verify builds the expected one; a mismatch is handed to /verify's
 // diagnosis, which names the catalogued mistake that reproduces it.
-import { attempt, baseString, parseAuthorization, requestTarget } from '$lib/mac';
+import { attempt, baseString, isTimestamp, parseAuthorization, requestTarget } from '$lib/mac';
 import { BASE_URLS, hostsOf } from '$lib/account-api/deployments';
 import { clockCheck } from '$lib/verify/diagnosis/clock-check';
 import { diagnose, type DiagnoseInput } from '$lib/verify/diagnosis/diagnose';
@@ -64,9 +64,17 @@ export function checkRequest(
 	const authorization = header.value;
 	const { id: kid, ts, nonce } = authorization;
 	let clock: VerdictRecord['clock'] = null;
-	if (request.sentAt !== null) {
-		const check = clockCheck(ts, context.nowMs, context.windowSeconds, request.sentAt);
-		clock = { ageSeconds: check.ageSeconds, outsideWindow: check.likelyInvalidTime };
+	const { sentAt } = request;
+	if (sentAt !== null) {
+		// The common case, well inside the window by a logged time with its zone, is told without
+		// clockCheck's sentence; everything else (outside, no zone, ts not seconds) is clockCheck's.
+		const age = Math.floor(sentAt.ms / 1000) - Number(ts);
+		if (sentAt.zoneKnown && isTimestamp(ts) && Math.abs(age) <= context.windowSeconds)
+			clock = { ageSeconds: age, outsideWindow: false };
+		else {
+			const check = clockCheck(ts, context.nowMs, context.windowSeconds, sentAt);
+			clock = { ageSeconds: check.ageSeconds, outsideWindow: check.likelyInvalidTime };
+		}
 	}
 	const record: VerdictRecord = {
 		number,
