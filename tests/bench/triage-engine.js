@@ -50,7 +50,7 @@ async function run(log, keys, hmac) {
 	const summary = await triage(fileStream(log), readFileSync(keys, 'utf8'), {
 		hmac,
 		onProgress: sample,
-		onVerdicts: (batch) => {
+		onVerdicts: (/** @type {unknown[]} */ batch) => {
 			verdicts += batch.length;
 			sample();
 		}
@@ -114,7 +114,10 @@ async function diagnoseAlone(log, keysPath, count) {
 		medianMs: median(times),
 		maxMs: Math.max(...times),
 		byMistake: Object.fromEntries(
-			Object.entries(byMistake).map(([id, list]) => [id, { count: list.length, medianMs: median(list) }])
+			Object.entries(byMistake).map(([id, list]) => [
+				id,
+				{ count: list.length, medianMs: median(list) }
+			])
 		)
 	};
 }
@@ -138,9 +141,9 @@ async function hmacs(count) {
 	};
 	const noble = nobleSigner(key);
 	const subtle = await subtleSigner(key);
-	const check = bases.slice(0, 100).every(
-		(base) => noble(base) === createHmac('sha1', key).update(base, 'utf8').digest('base64')
-	);
+	const check = bases
+		.slice(0, 100)
+		.every((base) => noble(base) === createHmac('sha1', key).update(base, 'utf8').digest('base64'));
 	// The synchronous ones timed without an await per call too: the await is part of SubtleCrypto's cost.
 	const sync = (/** @type {(base: string) => unknown} */ sign) => {
 		const start = performance.now();
@@ -159,8 +162,10 @@ async function hmacs(count) {
 
 const [mode, ...args] = process.argv.slice(2);
 let result;
-if (mode === 'run') result = await run(args[0] ?? '', args[1] ?? '', args[2] === 'subtle' ? 'subtle' : 'noble');
-else if (mode === 'diagnose') result = await diagnoseAlone(args[0] ?? '', args[1] ?? '', Number(args[2] ?? 1000));
+if (mode === 'run')
+	result = await run(args[0] ?? '', args[1] ?? '', args[2] === 'subtle' ? 'subtle' : 'noble');
+else if (mode === 'diagnose')
+	result = await diagnoseAlone(args[0] ?? '', args[1] ?? '', Number(args[2] ?? 1000));
 else if (mode === 'hmac') result = await hmacs(Number(args[0] ?? 100000));
 else {
 	console.error('Usage: node triage-engine.js run|diagnose|hmac …');

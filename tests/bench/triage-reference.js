@@ -39,7 +39,7 @@ export async function referenceTriage(path, keysText) {
 		}
 		/** @type {Record<string, string>} */
 		const params = {};
-		for (const [, name, value] of header.matchAll(PARAM)) params[name] = value;
+		for (const [, name = '', value = ''] of header.matchAll(PARAM)) params[name] = value;
 		const key = keys.get(params.id ?? '');
 		if (key === undefined) {
 			counts.noKey += 1;

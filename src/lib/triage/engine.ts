@@ -56,6 +56,15 @@ function macrotask(): Promise<void> {
 
 /** How long the engine works before it lets other events in. */
 const SLICE_MS = 20;
+/** Diagnoses running at once, and verdicts held back behind the oldest of them. */
+const MAX_DIAGNOSES = 8;
+const MAX_QUEUED = 4096;
+
+interface Queued {
+	record: VerdictRecord;
+	/** Settles when the mismatch's mistake is known; null once it is, or for any other verdict. */
+	diagnosis: Promise<void> | null;
+}
 
 /**
  * Triages every request in `stream` against `keys` (a keys text, see parseKeys, or a keyring) and
@@ -114,6 +123,31 @@ export async function triage(
 		});
 	};
 
+	// Verdicts wait here, in file order, while the diagnoses of mismatches run a few at a time: a
+	// diagnosis mostly awaits SubtleCrypto, which computes off the thread, so several overlap.
+	const queue: Queued[] = [];
+	let head = 0;
+	let inFlight = 0;
+	const drain = async (all: boolean) => {
+		while (head < queue.length) {
+			const next = queue[head] as Queued;
+			if (next.diagnosis !== null) {
+				if (!all && inFlight < MAX_DIAGNOSES && queue.length - head < MAX_QUEUED) break;
+				await next.diagnosis;
+				if (aborted()) return;
+			}
+			head += 1;
+			tally.add(next.record);
+			pending.push(next.record);
+			if (pending.length >= batchSize) await flush();
+			if (aborted()) return;
+		}
+		if (head > 1024 || head === queue.length) {
+			queue.splice(0, head);
+			head = 0;
+		}
+	};
+
 	try {
 		if (aborted()) return summary(true);
 		options.onFormat?.(reading.format);
@@ -124,20 +158,25 @@ export async function triage(
 					tally.skip();
 					continue;
 				}
-				let record: VerdictRecord;
-				if (item.kind === 'unreadable') record = unreadableRecord(item.unreadable);
-				else {
+				if (item.kind === 'unreadable') {
+					queue.push({ record: unreadableRecord(item.unreadable), diagnosis: null });
+				} else {
 					let checked = checkRequest(item.request, context);
 					if (checked instanceof Promise) checked = await checked;
-					record = checked.record;
-					if (checked.mismatch !== null) {
-						record.mistake = await diagnoseMistake(checked.mismatch);
-						if (aborted()) return summary(true);
+					const { record, mismatch } = checked;
+					const queued: Queued = { record, diagnosis: null };
+					if (mismatch !== null) {
+						inFlight += 1;
+						queued.diagnosis = diagnoseMistake(mismatch).then((mistake) => {
+							record.mistake = mistake;
+							queued.diagnosis = null;
+							inFlight -= 1;
+						});
 					}
+					queue.push(queued);
 				}
-				tally.add(record);
-				pending.push(record);
-				if (pending.length >= batchSize) await flush();
+				await drain(false);
+				if (aborted()) return summary(true);
 				const now = performance.now();
 				if (now - lastFlush >= intervalMs) await flush();
 				if (now - sliceStart >= SLICE_MS) {
@@ -148,6 +187,7 @@ export async function triage(
 			if (aborted()) return summary(true);
 			if (performance.now() - lastFlush >= intervalMs) await flush();
 		}
+		await drain(true);
 		if (aborted()) return summary(true);
 		await flush();
 		return summary(false);

@@ -73,9 +73,15 @@ export function serveTriage(port: TriagePort<TriageCommand, TriageReport>): void
 					...command.options,
 					signal: controller.signal,
 					totalBytes,
-					onFormat: (format) => live() && post({ type: 'format', id, format }),
-					onProgress: (progress) => live() && post({ type: 'progress', id, progress }),
-					onVerdicts: (records) => live() && post({ type: 'verdicts', id, records })
+					onFormat: (format) => {
+						if (live()) post({ type: 'format', id, format });
+					},
+					onProgress: (progress) => {
+						if (live()) post({ type: 'progress', id, progress });
+					},
+					onVerdicts: (records) => {
+						if (live()) post({ type: 'verdicts', id, records });
+					}
 				});
 				post({ type: 'done', id, summary });
 			} catch (error) {
