@@ -1,5 +1,6 @@
 // The triage engine in a Chromium worker, started the way the /triage page starts it
-// (`new Worker(new URL('…/worker.ts', import.meta.url), { type: 'module' })`, bundled by Vite) and
+// (createTriageWorker: `new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' })`,
+// bundled by Vite) and
 // driven through startTriage from the main thread: the time from start to summary, and the longest
 // main-thread task meanwhile (the Long Tasks API: tasks over 50 ms). Until the page exists this stands in for it; the page's own figure
 // (from the click to the last count) replaces it through triage.js's pageTriage hook.
@@ -22,10 +23,10 @@ async function bundle(project, dir) {
 	await writeFile(
 		entry,
 		[
-			`import { startTriage } from ${JSON.stringify(join(lib, 'triage', 'protocol.ts'))};`,
+			`import { createTriageWorker, startTriage } from ${JSON.stringify(join(lib, 'triage', 'index.ts'))};`,
 			'/** @param {Blob} file @param {string} keys @param {"noble" | "subtle"} hmac */',
 			'export async function run(file, keys, hmac) {',
-			`	const worker = new Worker(new URL(${JSON.stringify(join(lib, 'triage', 'worker.ts'))}, import.meta.url), { type: 'module' });`,
+			'	const worker = createTriageWorker();',
 			'	let longestTaskMs = 0;',
 			'	const observer = new PerformanceObserver((list) => {',
 			'		for (const entry of list.getEntries()) longestTaskMs = Math.max(longestTaskMs, entry.duration);',

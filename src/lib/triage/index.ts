@@ -49,3 +49,11 @@ export {
 	type TriageRun,
 	type TriageRunOptions
 } from './protocol';
+
+/**
+ * The triage worker, which Vite bundles as a worker of its own (with the engine, the protocol core
+ * and the diagnosis); talk to it with startTriage. Only for the browser: Node runs `triage` itself.
+ */
+export function createTriageWorker(): Worker {
+	return new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
+}
