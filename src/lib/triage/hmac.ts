@@ -1,6 +1,8 @@
 // HMAC-SHA-1 for the bulk path. SubtleCrypto costs an await per signature (and importKey once per
 // key); @noble/hashes computes each key's inner and outer state once and then only hashes the base
-// string, synchronously. `npm run bench` measures both; the engine uses noble by default.
+// string, synchronously. `npm run bench -- --triage` measures both, and noble is the faster by an
+// order of magnitude per signature, so the engine uses it; SubtleCrypto stays selectable. The
+// playground's single signature and the diagnosis keep the core's SubtleCrypto hmac().
 import { hmac as nobleHmac } from '@noble/hashes/hmac.js';
 import { sha1 } from '@noble/hashes/legacy.js';
 import { toBase64, utf8Bytes } from '$lib/mac';
