@@ -70,6 +70,9 @@ export function serveTriage(port: TriagePort<TriageCommand, TriageReport>): void
 			try {
 				const { stream, totalBytes } = streamOf(command.input);
 				const summary = await triage(stream, String(command.keys ?? ''), {
+					// Small batches: each is structured-cloned on the page's main thread, which must stay
+					// free (no task over 50 ms); 500 verdicts clone in a few milliseconds.
+					batchSize: 500,
 					...command.options,
 					signal: controller.signal,
 					totalBytes,
