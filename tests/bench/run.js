@@ -10,10 +10,12 @@
 //   5. Lighthouse (desktop preset): performance, accessibility, best practices;
 //   6. the relay under load: requests straight to a loopback upstream, through a minimal Node proxy
 //      (the floor) and through the relay, in alternating rounds, with the relay's RSS;
-//   7. a Markdown table of all figures with their targets.
+//   7. triage (tests/bench/triage.js): a generated 100,000-request log, the reference script, the
+//      engine under Node, diagnosis per mismatch, HMAC per signature, peak heap on a 200 MB log;
+//   8. a Markdown table of all figures with their targets.
 //
-// `npm run bench -- --relay` runs the relay section alone (no build, no browser);
-// `npm run bench -- --weight` builds the playground and runs the weight of / and /zh-CN/ alone.
+// `npm run bench -- --relay` runs the relay section alone (no build, no browser); `-- --triage`
+// the triage section alone; `-- --weight` builds the playground and weighs / and /zh-CN/ alone.
 import { createHmac } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -32,6 +34,7 @@ import {
 } from './measure.js';
 import { bundleVerify, snapshotProject, viteBuild, writeBareProject } from './projects.js';
 import { relayLoad } from './relay.js';
+import { triageSection } from './triage.js';
 import { serveStatic } from './static-server.js';
 
 const PROJECT = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
@@ -250,8 +253,13 @@ async function relaySection() {
 
 async function main() {
 	log(`MAC token playground benchmark (${new Date().toISOString()}, Node ${process.version})`);
-	if (process.argv.includes('--relay')) {
-		printSummary(await relaySection());
+	const alone = process.argv.includes('--relay')
+		? relaySection
+		: process.argv.includes('--triage')
+			? triageSection
+			: null;
+	if (alone) {
+		printSummary(await alone());
 		return;
 	}
 	if (CHROMIUM_PATH === undefined) throw new Error('No Chromium: set CHROMIUM_PATH.');
@@ -360,7 +368,10 @@ async function main() {
 	// 6. The relay.
 	const relayRows = await relaySection();
 
-	// 7. Summary.
+	// 7. Triage. The page's own figures (Chromium, longest task) join here through pageTriage.
+	const triageRows = await triageSection();
+
+	// 8. Summary.
 	/** @type {[string, string, string, boolean | null][]} */
 	const rows = [
 		[
@@ -411,7 +422,8 @@ async function main() {
 			];
 			return row;
 		}),
-		...relayRows
+		...relayRows,
+		...triageRows
 	];
 	printSummary(rows);
 }

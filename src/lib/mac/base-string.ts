@@ -101,9 +101,13 @@ function lineValue(key: BaseStringKey, value: unknown): string {
 	);
 }
 
-/** The signature base string: seven lines, each terminated by LF (spec §5.3). */
+/**
+ * The signature base string: seven lines, each terminated by LF (spec §5.3). The same lines and
+ * checks as baseStringLines, without building the step-by-step view: a triage signs millions.
+ */
 export function baseString(input: BaseStringInput): string {
-	return baseStringLines(input)
-		.map((line) => `${line.value}\n`)
-		.join('');
+	requireObject('base string input', input);
+	let text = '';
+	for (const rule of BASE_STRING_RULES) text += `${lineValue(rule.key, input[rule.key])}\n`;
+	return text;
 }

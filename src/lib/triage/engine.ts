@@ -1,0 +1,208 @@
+// The triage of a whole file: read (readers.ts), verify each request (verify.ts), diagnose each
+// mismatch, group (tally.ts). The same function runs in the page's worker and under Node; it
+// reports through callbacks, in batches, and stops as soon as its signal aborts.
+import { Signers } from './hmac';
+import { parseKeys, type Keyring } from './keys';
+import { readRequests } from './readers';
+import { NonceLedger, Tally } from './tally';
+import type {
+	HmacEngine,
+	TriageFormat,
+	TriageProgress,
+	TriageSummary,
+	VerdictRecord
+} from './types';
+import { checkRequest, diagnoseMistake, unreadableRecord, type CheckContext } from './verify';
+
+/** The server's window for ts, as the sandbox assumes it: the spec does not state it (§5.8). */
+export const DEFAULT_WINDOW_SECONDS = 300;
+
+export interface TriageOptions {
+	/** Aborting stops the run at once: no more verdicts, and a summary with `cancelled: true`. */
+	signal?: AbortSignal;
+	/** ±seconds a ts may differ from its logged time (default 300, the sandbox's). */
+	windowSeconds?: number;
+	hmac?: HmacEngine;
+	/** The input's size in bytes, when known, for progress. */
+	totalBytes?: number | null;
+	/** Once the first bytes have told the format (null: the file is empty). */
+	onFormat?: (format: TriageFormat | null) => void;
+	/** At most every `intervalMs`, and at the end. */
+	onProgress?: (progress: TriageProgress) => void;
+	/**
+	 * Verdicts in file order, `batchSize` at a time or every `intervalMs`, whichever comes first. A
+	 * promise returned is awaited (a file being written keeps up; memory stays bounded).
+	 */
+	onVerdicts?: (batch: VerdictRecord[]) => void | Promise<void>;
+	batchSize?: number;
+	intervalMs?: number;
+	/** The time "now" is for messages about ts (only the logged time decides the window). */
+	nowMs?: number;
+}
+
+/** Lets the event loop run (a message saying cancel, a paint): setImmediate in Node, a message port in a worker. */
+function macrotask(): Promise<void> {
+	if (typeof globalThis.setImmediate === 'function')
+		return new Promise((resolve) => globalThis.setImmediate(resolve));
+	return new Promise((resolve) => {
+		const channel = new MessageChannel();
+		channel.port1.onmessage = () => {
+			channel.port1.close();
+			resolve();
+		};
+		channel.port2.postMessage(null);
+	});
+}
+
+/** How long the engine works before it lets other events in. */
+const SLICE_MS = 20;
+/** Diagnoses running at once, and verdicts held back behind the oldest of them. */
+const MAX_DIAGNOSES = 8;
+const MAX_QUEUED = 4096;
+
+interface Queued {
+	record: VerdictRecord;
+	/** Settles when the mismatch's mistake is known; null once it is, or for any other verdict. */
+	diagnosis: Promise<void> | null;
+}
+
+/**
+ * Triages every request in `stream` against `keys` (a keys text, see parseKeys, or a keyring) and
+ * resolves to the summary. Never rejects on what the file holds: unreadable input is counted.
+ */
+export async function triage(
+	stream: ReadableStream<Uint8Array>,
+	keys: string | Keyring,
+	options: TriageOptions = {}
+): Promise<TriageSummary> {
+	const started = performance.now();
+	const windowSeconds = options.windowSeconds ?? DEFAULT_WINDOW_SECONDS;
+	const engine = options.hmac ?? 'noble';
+	const batchSize = options.batchSize ?? 2000;
+	const intervalMs = options.intervalMs ?? 100;
+	const { signal } = options;
+	const tally = new Tally(windowSeconds);
+	const context: CheckContext = {
+		keyring: typeof keys === 'string' ? parseKeys(keys).keyring : keys,
+		signers: new Signers(engine),
+		nonces: new NonceLedger(),
+		windowSeconds,
+		nowMs: options.nowMs ?? Date.now()
+	};
+
+	const reading = await readRequests(stream);
+	const { source } = reading;
+	const stop = () => void source.cancel();
+	signal?.addEventListener('abort', stop, { once: true });
+	const aborted = () => signal?.aborted === true;
+	const summary = (cancelled: boolean) =>
+		tally.summary({
+			format: reading.format,
+			bytesRead: source.bytesRead,
+			hmac: engine,
+			elapsedMs: performance.now() - started,
+			cancelled
+		});
+
+	let pending: VerdictRecord[] = [];
+	let lastFlush = performance.now();
+	let sliceStart = lastFlush;
+	const flush = async () => {
+		const batch = pending;
+		pending = [];
+		if (batch.length > 0) await options.onVerdicts?.(batch);
+		const now = performance.now();
+		lastFlush = now;
+		const elapsedMs = now - started;
+		options.onProgress?.({
+			bytesRead: source.bytesRead,
+			totalBytes: options.totalBytes ?? null,
+			requests: tally.requests,
+			rate: elapsedMs > 0 ? (tally.requests * 1000) / elapsedMs : 0,
+			elapsedMs
+		});
+	};
+
+	// Verdicts wait here, in file order, while the diagnoses of mismatches run a few at a time: a
+	// diagnosis mostly awaits SubtleCrypto, which computes off the thread, so several overlap.
+	const queue: Queued[] = [];
+	let head = 0;
+	let inFlight = 0;
+	const drain = async (all: boolean) => {
+		while (head < queue.length) {
+			const next = queue[head] as Queued;
+			if (next.diagnosis !== null) {
+				if (!all && inFlight < MAX_DIAGNOSES && queue.length - head < MAX_QUEUED) break;
+				await next.diagnosis;
+				if (aborted()) return;
+			}
+			head += 1;
+			tally.add(next.record);
+			pending.push(next.record);
+			if (pending.length >= batchSize) await flush();
+			if (aborted()) return;
+		}
+		if (head > 1024 || head === queue.length) {
+			queue.splice(0, head);
+			head = 0;
+		}
+	};
+
+	try {
+		if (aborted()) return summary(true);
+		options.onFormat?.(reading.format);
+		for await (const items of reading.items) {
+			for (const item of items) {
+				if (aborted()) return summary(true);
+				if (item.kind === 'skipped') {
+					tally.skip();
+					continue;
+				}
+				if (item.kind === 'unreadable') {
+					queue.push({ record: unreadableRecord(item.unreadable), diagnosis: null });
+				} else {
+					let checked = checkRequest(item.request, context);
+					if (checked instanceof Promise) checked = await checked;
+					const { record, mismatch } = checked;
+					const queued: Queued = { record, diagnosis: null };
+					if (mismatch !== null) {
+						inFlight += 1;
+						queued.diagnosis = diagnoseMistake(mismatch).then((mistake) => {
+							record.mistake = mistake;
+							queued.diagnosis = null;
+							inFlight -= 1;
+						});
+					}
+					queue.push(queued);
+				}
+				await drain(false);
+				if (aborted()) return summary(true);
+				const now = performance.now();
+				if (now - lastFlush >= intervalMs) await flush();
+				if (now - sliceStart >= SLICE_MS) {
+					await macrotask();
+					sliceStart = performance.now();
+				}
+			}
+			if (aborted()) return summary(true);
+			if (performance.now() - lastFlush >= intervalMs) await flush();
+		}
+		await drain(true);
+		if (aborted()) return summary(true);
+		await flush();
+		return summary(false);
+	} finally {
+		signal?.removeEventListener('abort', stop);
+		if (aborted()) await source.cancel();
+	}
+}
+
+/** Triage of a text in memory (a paste, the requests /verify was given). */
+export function triageText(
+	text: string,
+	keys: string | Keyring,
+	options: TriageOptions = {}
+): Promise<TriageSummary> {
+	const blob = new Blob([text]);
+	return triage(blob.stream(), keys, { totalBytes: blob.size, ...options });
+}

@@ -1,0 +1,162 @@
+// What leaves the triage: the verdicts as CSV and the groups as Markdown for a ticket. Kids are
+// masked as the case file masks them, wherever they appear (access_token in a URL equals the kid);
+// no mac_key is ever given to these functions, so none can leak through them.
+import { maskKid } from '$lib/verify/case/case-file';
+import type { TriageSummary, VerdictKind, VerdictRecord } from './types';
+
+export interface ExportOptions {
+	/** Show kids in full; masked by default. */
+	revealKid?: boolean;
+}
+
+export const CSV_COLUMNS = [
+	'number',
+	'method',
+	'url',
+	'kid',
+	'verdict',
+	'mistake',
+	'status',
+	'ts_age_seconds',
+	'ts_outside_window',
+	'nonce_first_used_at',
+	'unreadable'
+] as const;
+
+/**
+ * One cell: text that a spreadsheet would run as a formula (starting with = + - @, a tab or a CR)
+ * is prefixed with `'`, and a cell holding a quote, comma or line break is quoted (RFC 4180).
+ */
+export function csvCell(value: string | number | boolean | null): string {
+	if (value === null) return '';
+	if (typeof value !== 'string') return String(value);
+	const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+	return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+function masked(record: VerdictRecord, revealKid: boolean): { kid: string; url: string } {
+	const { kid, url } = record;
+	if (revealKid || kid === '') return { kid, url };
+	// A kid shorter than 4 characters would match too much of a URL to be masked in it.
+	return { kid: maskKid(kid), url: kid.length < 4 ? url : url.split(kid).join(maskKid(kid)) };
+}
+
+export const CSV_HEADER = `${CSV_COLUMNS.join(',')}\r\n`;
+
+/** One CSV row with its CRLF, for writing verdicts as they come. */
+export function csvRow(record: VerdictRecord, options: ExportOptions = {}): string {
+	const { kid, url } = masked(record, options.revealKid ?? false);
+	const cells = [
+		record.number,
+		record.method,
+		url,
+		kid,
+		record.verdict,
+		record.mistake,
+		record.status,
+		record.clock?.ageSeconds ?? null,
+		record.clock === null ? null : record.clock.outsideWindow,
+		record.nonceFirstUsedAt,
+		record.unreadable?.field === undefined
+			? (record.unreadable?.code ?? null)
+			: `${record.unreadable.code}:${record.unreadable.field}`
+	];
+	return `${cells.map(csvCell).join(',')}\r\n`;
+}
+
+/** The verdicts as one CSV text, header first. */
+export function verdictsCsv(records: Iterable<VerdictRecord>, options: ExportOptions = {}): string {
+	let text = CSV_HEADER;
+	for (const record of records) text += csvRow(record, options);
+	return text;
+}
+
+export interface MarkdownOptions extends ExportOptions {
+	createdAt?: Date;
+	/** A mistake's label in the reader's language; its catalogue id otherwise. */
+	mistakeLabel?: (id: string) => string;
+	/** Kids listed at most (the busiest first). */
+	maxKids?: number;
+}
+
+const GROUP_NAMES: Record<VerdictKind, string> = {
+	match: 'match',
+	mismatch: 'mismatch',
+	'no-key': 'no key for kid',
+	unreadable: 'unreadable'
+};
+
+const FORMAT_NAMES = { har: 'HAR', ndjson: 'NDJSON', 'log-lines': 'log lines' } as const;
+
+function cell(text: string): string {
+	return text
+		.replace(/\\/g, '\\\\')
+		.replace(/\|/g, '\\|')
+		.replace(/[\r\n]+/g, ' ');
+}
+
+function examples(summary: TriageSummary, group: string): string {
+	const numbers = summary.examples[group] ?? [];
+	return numbers.length === 0 ? '' : numbers.join(', ');
+}
+
+/** The groups as Markdown for a ticket: counts, mistakes, clock, nonces, reasons and kids. */
+export function summaryMarkdown(summary: TriageSummary, options: MarkdownOptions = {}): string {
+	const revealKid = options.revealKid ?? false;
+	const label = options.mistakeLabel ?? ((id: string) => `\`${id}\``);
+	const unit = summary.format === 'har' ? 'entry' : 'line';
+	const out = [
+		`# Triage of ${summary.requests} signed requests`,
+		'',
+		`Created ${(options.createdAt ?? new Date()).toISOString()}. No mac_key is in this file${revealKid ? '' : '; kids are masked'}.`,
+		'',
+		`- Format: ${summary.format === null ? 'empty' : FORMAT_NAMES[summary.format]}, ${summary.bytesRead} bytes${summary.cancelled ? ' (cancelled before the end)' : ''}`,
+		`- Other ${unit}s (no MAC-signed request): ${summary.skipped}`,
+		'',
+		'## Groups',
+		'',
+		`| Group | Requests | First ${unit}s |`,
+		'| --- | ---: | --- |',
+		...(Object.keys(GROUP_NAMES) as VerdictKind[]).map(
+			(group) =>
+				`| ${GROUP_NAMES[group]} | ${summary.groups[group]} | ${examples(summary, group)} |`
+		)
+	];
+	if (summary.groups.mismatch > 0) {
+		out.push('', '## Mismatches by mistake', '', `| Mistake | Requests | First ${unit}s |`);
+		out.push('| --- | ---: | --- |');
+		for (const { id, count } of summary.mistakes)
+			out.push(`| ${cell(label(id))} | ${count} | ${examples(summary, id)} |`);
+		out.push(`| unexplained | ${summary.unexplained} | ${examples(summary, 'unexplained')} |`);
+	}
+	const { clock } = summary;
+	out.push(
+		'',
+		'## Clock and nonces',
+		'',
+		`- ts outside ±${clock.windowSeconds} s of the logged time: ${clock.outsideWindow} of ${clock.withLoggedTime} requests with a logged time (the window is an assumption: the spec does not state it)${clock.outsideWindow > 0 ? `; first ${unit}s ${examples(summary, 'clock')}` : ''}`,
+		`- nonce used again by the same kid: ${summary.noncesReused}${summary.noncesReused > 0 ? `; first ${unit}s ${examples(summary, 'nonce')}` : ''}`
+	);
+	if (summary.unreadable.length > 0) {
+		out.push('', '## Unreadable', '', '| Reason | Count |', '| --- | ---: |');
+		for (const { code, count } of summary.unreadable) out.push(`| \`${code}\` | ${count} |`);
+	}
+	const maxKids = options.maxKids ?? 50;
+	if (summary.kids.length > 0) {
+		out.push(
+			'',
+			'## Kids',
+			'',
+			'| kid | Requests | Mismatches | No key |',
+			'| --- | ---: | ---: | ---: |'
+		);
+		for (const kid of summary.kids.slice(0, maxKids))
+			out.push(
+				`| ${cell(revealKid ? kid.kid : maskKid(kid.kid))} | ${kid.requests} | ${kid.mismatches} | ${kid.noKey} |`
+			);
+		const rest = summary.kids.length - maxKids + (summary.otherKids > 0 ? 1 : 0);
+		if (rest > 0) out.push('', `And more kids, not listed.`);
+	}
+	out.push('');
+	return out.join('\n');
+}

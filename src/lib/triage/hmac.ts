@@ -1,0 +1,71 @@
+// HMAC-SHA-1 for the bulk path. SubtleCrypto costs an await per signature (and importKey once per
+// key); @noble/hashes computes each key's inner and outer state once and then only hashes the base
+// string, synchronously. `npm run bench -- --triage` measures both, and noble is the faster by an
+// order of magnitude per signature, so the engine uses it; SubtleCrypto stays selectable. The
+// playground's single signature and the diagnosis keep the core's SubtleCrypto hmac().
+import { hmac as nobleHmac } from '@noble/hashes/hmac.js';
+import { sha1 } from '@noble/hashes/legacy.js';
+import { toBase64, utf8Bytes } from '$lib/mac';
+import type { HmacEngine } from './types';
+
+/** Signs base strings with one mac_key: the header's `mac`, Base64 of HMAC-SHA-1. */
+export type Signer = (baseString: string) => string | Promise<string>;
+
+const encoder = new TextEncoder();
+// One buffer for the UTF-8 of every base string (at most 3 bytes a UTF-16 unit); a longer one gets its own.
+const scratchText = new Uint8Array(4096);
+
+/**
+ * A noble HMAC keyed once; each base string costs a copy of the keyed state into the same scratch
+ * objects and the hashing of its own bytes, with nothing allocated but the Base64 text.
+ */
+export function nobleSigner(macKey: string): (baseString: string) => string {
+	const keyed = nobleHmac.create(sha1, utf8Bytes(macKey));
+	let scratch = keyed.clone();
+	const digest = new Uint8Array(keyed.outputLen);
+	return (baseString) => {
+		scratch = keyed._cloneInto(scratch);
+		if (baseString.length * 3 <= scratchText.length) {
+			const { written } = encoder.encodeInto(baseString, scratchText);
+			scratch.update(scratchText.subarray(0, written));
+		} else scratch.update(utf8Bytes(baseString));
+		scratch.digestInto(digest);
+		return toBase64(digest);
+	};
+}
+
+/** SubtleCrypto with the key imported once; one await per base string. */
+export async function subtleSigner(
+	macKey: string
+): Promise<(baseString: string) => Promise<string>> {
+	const key = await crypto.subtle.importKey(
+		'raw',
+		utf8Bytes(macKey),
+		{ name: 'HMAC', hash: 'SHA-1' },
+		false,
+		['sign']
+	);
+	return async (baseString) =>
+		toBase64(new Uint8Array(await crypto.subtle.sign('HMAC', key, utf8Bytes(baseString))));
+}
+
+/** One signer per distinct mac_key, made on first use. */
+export class Signers {
+	#signers = new Map<string, Signer | Promise<Signer>>();
+	constructor(readonly engine: HmacEngine = 'noble') {}
+
+	/** The signer for a mac_key; a promise only the first time a SubtleCrypto key is imported. */
+	for(macKey: string): Signer | Promise<Signer> {
+		let signer = this.#signers.get(macKey);
+		if (signer === undefined) {
+			signer = this.engine === 'noble' ? nobleSigner(macKey) : subtleSigner(macKey);
+			this.#signers.set(macKey, signer);
+			if (signer instanceof Promise)
+				signer.then(
+					(ready) => this.#signers.set(macKey, ready),
+					() => this.#signers.delete(macKey)
+				);
+		}
+		return signer;
+	}
+}

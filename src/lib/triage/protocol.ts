@@ -1,0 +1,160 @@
+// The messages between the page and its triage worker, both sides: `serveTriage` runs in the
+// worker (worker.ts), `startTriage` on the page. A run is started with its input and keys, reports
+// its format, progress and verdicts in batches, and ends with its summary, also when cancelled.
+import { triage, type TriageOptions } from './engine';
+import type {
+	HmacEngine,
+	TriageFormat,
+	TriageProgress,
+	TriageSummary,
+	VerdictRecord
+} from './types';
+
+/** What a run reads: a File (read with File.stream()), a stream of bytes, or a pasted text. */
+export type TriageInput = Blob | ReadableStream<Uint8Array> | string;
+
+export type TriageRunOptions = Pick<
+	TriageOptions,
+	'windowSeconds' | 'batchSize' | 'intervalMs' | 'nowMs'
+> & { hmac?: HmacEngine };
+
+/** Page → worker. */
+export type TriageCommand =
+	| { type: 'start'; id: number; input: TriageInput; keys: string; options?: TriageRunOptions }
+	| { type: 'cancel'; id: number };
+
+/** Worker → page. Nothing but 'done' follows a cancel. */
+export type TriageReport =
+	| { type: 'format'; id: number; format: TriageFormat | null }
+	| { type: 'progress'; id: number; progress: TriageProgress }
+	| { type: 'verdicts'; id: number; records: VerdictRecord[] }
+	| { type: 'done'; id: number; summary: TriageSummary }
+	| { type: 'failed'; id: number; message: string };
+
+/** The side of a MessagePort or a Worker (or a worker's global scope) that triage uses. */
+export interface TriagePort<In, Out> {
+	postMessage(message: Out, transfer?: Transferable[]): void;
+	addEventListener(type: 'message', listener: (event: MessageEvent<In>) => void): void;
+	removeEventListener(type: 'message', listener: (event: MessageEvent<In>) => void): void;
+}
+
+function streamOf(input: TriageInput): {
+	stream: ReadableStream<Uint8Array>;
+	totalBytes: number | null;
+} {
+	if (typeof input === 'string') {
+		const blob = new Blob([input]);
+		return { stream: blob.stream(), totalBytes: blob.size };
+	}
+	if (input instanceof Blob) return { stream: input.stream(), totalBytes: input.size };
+	return { stream: input, totalBytes: null };
+}
+
+/** The worker's side: runs each started triage and answers on the same port. */
+export function serveTriage(port: TriagePort<TriageCommand, TriageReport>): void {
+	const runs = new Map<number, AbortController>();
+	port.addEventListener('message', (event) => {
+		const command = event.data;
+		if (command?.type === 'cancel') {
+			runs.get(command.id)?.abort();
+			return;
+		}
+		if (command?.type !== 'start') return;
+		const { id } = command;
+		const controller = new AbortController();
+		runs.get(id)?.abort();
+		runs.set(id, controller);
+		const live = () => !controller.signal.aborted;
+		const post = (report: TriageReport) => port.postMessage(report);
+		void (async () => {
+			try {
+				const { stream, totalBytes } = streamOf(command.input);
+				const summary = await triage(stream, String(command.keys ?? ''), {
+					// Small batches: each is structured-cloned on the page's main thread, which must stay
+					// free (no task over 50 ms); 500 verdicts clone in a few milliseconds.
+					batchSize: 500,
+					...command.options,
+					signal: controller.signal,
+					totalBytes,
+					onFormat: (format) => {
+						if (live()) post({ type: 'format', id, format });
+					},
+					onProgress: (progress) => {
+						if (live()) post({ type: 'progress', id, progress });
+					},
+					onVerdicts: (records) => {
+						if (live()) post({ type: 'verdicts', id, records });
+					}
+				});
+				post({ type: 'done', id, summary });
+			} catch (error) {
+				post({
+					type: 'failed',
+					id,
+					message: error instanceof Error ? error.message : String(error)
+				});
+			} finally {
+				if (runs.get(id) === controller) runs.delete(id);
+			}
+		})();
+	});
+}
+
+export interface TriageHandlers {
+	onFormat?: (format: TriageFormat | null) => void;
+	onProgress?: (progress: TriageProgress) => void;
+	onVerdicts?: (records: VerdictRecord[]) => void;
+}
+
+export interface TriageRun {
+	/** The summary; `cancelled: true` after cancel(). Rejects only on a fault in the engine. */
+	done: Promise<TriageSummary>;
+	/** Stops the run at once: no more format, progress or verdicts; `done` resolves soon after. */
+	cancel(): void;
+}
+
+let nextId = 1;
+
+/**
+ * The page's side: starts a triage in `worker` (e.g. `new Worker(new URL('$lib/triage/worker.ts',
+ * import.meta.url), { type: 'module' })`) and routes its reports to the handlers.
+ */
+export function startTriage(
+	worker: TriagePort<TriageReport, TriageCommand>,
+	input: TriageInput,
+	keys: string,
+	handlers: TriageHandlers = {},
+	options?: TriageRunOptions
+): TriageRun {
+	const id = nextId++;
+	let cancelled = false;
+	let listener: (event: MessageEvent<TriageReport>) => void = () => undefined;
+	const done = new Promise<TriageSummary>((resolve, reject) => {
+		listener = (event) => {
+			const report = event.data;
+			if (report?.id !== id) return;
+			if (report.type === 'done' || report.type === 'failed') {
+				worker.removeEventListener('message', listener);
+				if (report.type === 'done') resolve(report.summary);
+				else reject(new Error(report.message));
+				return;
+			}
+			if (cancelled) return;
+			if (report.type === 'format') handlers.onFormat?.(report.format);
+			else if (report.type === 'progress') handlers.onProgress?.(report.progress);
+			else handlers.onVerdicts?.(report.records);
+		};
+		worker.addEventListener('message', listener);
+	});
+	const command: TriageCommand = { type: 'start', id, input, keys };
+	if (options !== undefined) command.options = options;
+	// A stream is moved to the worker, not copied; a File is cloned cheaply (a reference to the file).
+	worker.postMessage(command, input instanceof ReadableStream ? [input] : []);
+	return {
+		done,
+		cancel() {
+			cancelled = true;
+			worker.postMessage({ type: 'cancel', id });
+		}
+	};
+}

@@ -1,0 +1,144 @@
+// Stage 2 of triage: one logged request against its kid's key. The base string is rebuilt by the
+// protocol core exactly as /verify builds the expected one; a mismatch is handed to /verify's
+// diagnosis, which names the catalogued mistake that reproduces it.
+import { attempt, baseString, isTimestamp, parseAuthorization, requestTarget } from '$lib/mac';
+import { BASE_URLS, hostsOf } from '$lib/account-api/deployments';
+import { clockCheck } from '$lib/verify/diagnosis/clock-check';
+import { diagnose, type DiagnoseInput } from '$lib/verify/diagnosis/diagnose';
+import type { Signers } from './hmac';
+import type { Keyring } from './keys';
+import type { NonceLedger } from './tally';
+import { UNEXPLAINED, type LoggedRequest, type Unreadable, type VerdictRecord } from './types';
+
+/** The deployments this build knows, for the "other deployment's host" mistake (as /verify). */
+const KNOWN_HOSTS = hostsOf(Object.values(BASE_URLS));
+
+export interface CheckContext {
+	keyring: Keyring;
+	signers: Signers;
+	nonces: NonceLedger;
+	windowSeconds: number;
+	nowMs: number;
+}
+
+export interface Checked {
+	record: VerdictRecord;
+	/** What the diagnosis needs, for a mismatch (holds the mac_key: never posted or stored). */
+	mismatch: DiagnoseInput | null;
+}
+
+/** The verdict record of a line or entry that could not be read. */
+export function unreadableRecord(unreadable: Unreadable, request?: LoggedRequest): VerdictRecord {
+	return {
+		number: unreadable.number,
+		method: request?.method ?? '',
+		url: request?.url ?? '',
+		kid: '',
+		verdict: 'unreadable',
+		mistake: null,
+		status: request?.status ?? null,
+		authorization: '',
+		uriForm: request?.uriForm ?? 'as-written',
+		sentAt: request?.sentAt ?? null,
+		clock: null,
+		nonceFirstUsedAt: null,
+		unreadable
+	};
+}
+
+/**
+ * Verifies one request. Synchronous with a noble signer (the bulk path); a promise only while a
+ * SubtleCrypto signer is used.
+ */
+export function checkRequest(
+	request: LoggedRequest,
+	context: CheckContext
+): Checked | Promise<Checked> {
+	const { number } = request;
+	const header = attempt(() => parseAuthorization(request.authorization));
+	if (!header.ok)
+		return unreadableCheck({ number, code: 'bad-header', detail: header.error.detail }, request);
+	const target = attempt(() => requestTarget(request.url, { uri: request.uriForm }));
+	if (!target.ok)
+		return unreadableCheck({ number, code: 'bad-url', detail: target.error.detail }, request);
+	const authorization = header.value;
+	const { id: kid, ts, nonce } = authorization;
+	let clock: VerdictRecord['clock'] = null;
+	const { sentAt } = request;
+	if (sentAt !== null) {
+		// The common case, well inside the window by a logged time with its zone, is told without
+		// clockCheck's sentence; everything else (outside, no zone, ts not seconds) is clockCheck's.
+		const age = Math.floor(sentAt.ms / 1000) - Number(ts);
+		if (sentAt.zoneKnown && isTimestamp(ts) && Math.abs(age) <= context.windowSeconds)
+			clock = { ageSeconds: age, outsideWindow: false };
+		else {
+			const check = clockCheck(ts, context.nowMs, context.windowSeconds, sentAt);
+			clock = { ageSeconds: check.ageSeconds, outsideWindow: check.likelyInvalidTime };
+		}
+	}
+	const record: VerdictRecord = {
+		number,
+		method: request.method,
+		url: request.url,
+		kid,
+		verdict: 'match',
+		mistake: null,
+		status: request.status,
+		authorization: request.authorization,
+		uriForm: request.uriForm,
+		sentAt: request.sentAt,
+		clock,
+		nonceFirstUsedAt: context.nonces.see(kid, nonce, number),
+		unreadable: null
+	};
+	const macKey = context.keyring.keyFor(kid);
+	if (macKey === undefined) {
+		record.verdict = 'no-key';
+		return { record, mismatch: null };
+	}
+	const text = baseString({
+		ts,
+		nonce,
+		method: request.method.toUpperCase(),
+		uri: target.value.uri,
+		host: target.value.host,
+		port: target.value.port,
+		ext: authorization.ext ?? ''
+	});
+	const decide = (expected: string): Checked => {
+		if (expected === authorization.mac.trim()) return { record, mismatch: null };
+		record.verdict = 'mismatch';
+		return {
+			record,
+			mismatch: {
+				authorization,
+				method: request.method,
+				url: request.url,
+				uriForm: request.uriForm,
+				macKey,
+				knownHosts: KNOWN_HOSTS
+			}
+		};
+	};
+	const signer = context.signers.for(macKey);
+	if (signer instanceof Promise) return signer.then(async (ready) => decide(await ready(text)));
+	const mac = signer(text);
+	return typeof mac === 'string' ? decide(mac) : mac.then(decide);
+}
+
+function unreadableCheck(unreadable: Unreadable, request: LoggedRequest): Checked {
+	return { record: unreadableRecord(unreadable, request), mismatch: null };
+}
+
+/**
+ * The catalogue's id of the most likely mistake that reproduces a mismatch ("a+b" for a pair), or
+ * 'unexplained'. Only the diagnosis's ids are used, never its words: the page renders those.
+ */
+export async function diagnoseMistake(input: DiagnoseInput): Promise<string> {
+	try {
+		const diagnosis = await diagnose(input);
+		return diagnosis.explanations[0]?.id ?? UNEXPLAINED;
+	} catch {
+		return UNEXPLAINED;
+	}
+}

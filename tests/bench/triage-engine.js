@@ -1,0 +1,174 @@
+// The triage engine under Node, in a process of its own so that each figure has a fresh heap and
+// JIT: the bench (triage.js) starts it and reads one JSON line from its stdout.
+//
+//   node triage-engine.js run LOG KEYS noble|subtle   the whole engine on the file (peak heap sampled)
+//   node triage-engine.js diagnose LOG KEYS N          diagnosis alone on the first N mismatches
+//   node triage-engine.js hmac N                       N HMACs each way: core, SubtleCrypto, noble, node:crypto
+import { createHmac } from 'node:crypto';
+import { createReadStream, readFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { runnerImport } from 'vite';
+
+const LIB = fileURLToPath(new URL('../../src/lib/', import.meta.url));
+
+/** @param {string} path relative to src/lib */
+async function load(path) {
+	const { module } = await runnerImport(`${LIB}${path}`, {
+		configFile: false,
+		logLevel: 'silent',
+		resolve: { alias: { $lib: LIB.replace(/\/$/, '') } }
+	});
+	return module;
+}
+
+/** @param {string} path */
+function fileStream(path) {
+	return /** @type {ReadableStream<Uint8Array>} */ (Readable.toWeb(createReadStream(path)));
+}
+
+/** @param {number[]} values */
+function median(values) {
+	const sorted = [...values].sort((a, b) => a - b);
+	return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+/** @param {string} log @param {string} keys @param {'noble' | 'subtle'} hmac */
+async function run(log, keys, hmac) {
+	const { triage } = await load('triage/index.ts');
+	globalThis.gc?.();
+	const before = process.memoryUsage();
+	let peakHeap = before.heapUsed;
+	let peakRss = before.rss;
+	const sample = () => {
+		const now = process.memoryUsage();
+		peakHeap = Math.max(peakHeap, now.heapUsed);
+		peakRss = Math.max(peakRss, now.rss);
+	};
+	let verdicts = 0;
+	const cpu = process.cpuUsage();
+	const summary = await triage(fileStream(log), readFileSync(keys, 'utf8'), {
+		hmac,
+		onProgress: sample,
+		onVerdicts: (/** @type {unknown[]} */ batch) => {
+			verdicts += batch.length;
+			sample();
+		}
+	});
+	sample();
+	const used = process.cpuUsage(cpu);
+	return {
+		ms: summary.elapsedMs,
+		cpuMs: (used.user + used.system) / 1000,
+		requests: summary.requests,
+		verdicts,
+		groups: summary.groups,
+		bytes: summary.bytesRead,
+		heapBefore: before.heapUsed,
+		peakHeap,
+		peakRss,
+		maxOldSpace: process.execArgv.find((arg) => arg.startsWith('--max-old-space-size')) ?? null
+	};
+}
+
+/** @param {string} log @param {string} keysPath @param {number} count */
+async function diagnoseAlone(log, keysPath, count) {
+	const { readRequests } = await load('triage/readers.ts');
+	const { checkRequest, diagnoseMistake } = await load('triage/verify.ts');
+	const { parseKeys } = await load('triage/keys.ts');
+	const { Signers } = await load('triage/hmac.ts');
+	const { NonceLedger } = await load('triage/tally.ts');
+	const context = {
+		keyring: parseKeys(readFileSync(keysPath, 'utf8')).keyring,
+		signers: new Signers('noble'),
+		nonces: new NonceLedger(),
+		windowSeconds: 300,
+		nowMs: Date.now()
+	};
+	const inputs = [];
+	const reading = await readRequests(fileStream(log));
+	outer: for await (const items of reading.items) {
+		for (const item of items) {
+			if (item.kind !== 'request') continue;
+			const checked = await checkRequest(item.request, context);
+			if (checked.mismatch !== null) inputs.push(checked.mismatch);
+			if (inputs.length >= count) break outer;
+		}
+	}
+	// Warm-up on a few, then each timed alone.
+	for (const input of inputs.slice(0, 20)) await diagnoseMistake(input);
+	const times = [];
+	/** @type {Record<string, number[]>} */
+	const byMistake = {};
+	const started = performance.now();
+	for (const input of inputs) {
+		const start = performance.now();
+		const mistake = await diagnoseMistake(input);
+		const time = performance.now() - start;
+		times.push(time);
+		(byMistake[mistake] ??= []).push(time);
+	}
+	return {
+		count: inputs.length,
+		totalMs: performance.now() - started,
+		medianMs: median(times),
+		maxMs: Math.max(...times),
+		byMistake: Object.fromEntries(
+			Object.entries(byMistake).map(([id, list]) => [
+				id,
+				{ count: list.length, medianMs: median(list) }
+			])
+		)
+	};
+}
+
+/** @param {number} count */
+async function hmacs(count) {
+	const { hmac } = await load('mac/sign.ts');
+	const { nobleSigner, subtleSigner } = await load('triage/hmac.ts');
+	const key = 'k7Qx2mZpR4vN8sLwq1W2e3R4t5Y6u7I8';
+	const bases = Array.from(
+		{ length: count },
+		(_, i) =>
+			`${1763800000 + i}\nbm9uY2U${i}\nGET\n/account/profile/v1?client_id=abc${i}\nopen.tapapis.cn\n443\n\n`
+	);
+	/** @param {(base: string) => unknown} sign */
+	const time = async (sign) => {
+		for (const base of bases.slice(0, 1000)) await sign(base);
+		const start = performance.now();
+		for (const base of bases) await sign(base);
+		return ((performance.now() - start) * 1000) / count;
+	};
+	const noble = nobleSigner(key);
+	const subtle = await subtleSigner(key);
+	const check = bases
+		.slice(0, 100)
+		.every((base) => noble(base) === createHmac('sha1', key).update(base, 'utf8').digest('base64'));
+	// The synchronous ones timed without an await per call too: the await is part of SubtleCrypto's cost.
+	const sync = (/** @type {(base: string) => unknown} */ sign) => {
+		const start = performance.now();
+		for (const base of bases) sign(base);
+		return ((performance.now() - start) * 1000) / count;
+	};
+	return {
+		count,
+		agree: check,
+		coreHmacUs: await time((base) => hmac(key, base)),
+		subtleUs: await time(subtle),
+		nobleUs: sync(noble),
+		nodeCryptoUs: sync((base) => createHmac('sha1', key).update(base, 'utf8').digest('base64'))
+	};
+}
+
+const [mode, ...args] = process.argv.slice(2);
+let result;
+if (mode === 'run')
+	result = await run(args[0] ?? '', args[1] ?? '', args[2] === 'subtle' ? 'subtle' : 'noble');
+else if (mode === 'diagnose')
+	result = await diagnoseAlone(args[0] ?? '', args[1] ?? '', Number(args[2] ?? 1000));
+else if (mode === 'hmac') result = await hmacs(Number(args[0] ?? 100000));
+else {
+	console.error('Usage: node triage-engine.js run|diagnose|hmac …');
+	process.exit(2);
+}
+console.log(JSON.stringify(result));

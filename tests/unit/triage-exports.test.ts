@@ -1,0 +1,143 @@
+import { describe, expect, it } from 'vitest';
+import {
+	CSV_COLUMNS,
+	csvCell,
+	summaryMarkdown,
+	triageText,
+	verdictsCsv,
+	type VerdictRecord
+} from '$lib/triage';
+import { triageLogText } from '../bench/triage-log.js';
+
+/** An RFC 4180 reader, written apart from the writer: quoted cells, "" inside them, CRLF rows. */
+function parseCsv(text: string): string[][] {
+	const rows: string[][] = [];
+	let row: string[] = [];
+	let cell = '';
+	let quoted = false;
+	for (let i = 0; i < text.length; i++) {
+		const char = text[i];
+		if (quoted) {
+			if (char === '"' && text[i + 1] === '"') {
+				cell += '"';
+				i++;
+			} else if (char === '"') quoted = false;
+			else cell += char;
+		} else if (char === '"') quoted = true;
+		else if (char === ',') {
+			row.push(cell);
+			cell = '';
+		} else if (char === '\r' && text[i + 1] === '\n') {
+			row.push(cell);
+			rows.push(row);
+			row = [];
+			cell = '';
+			i++;
+		} else cell += char;
+	}
+	expect(cell).toBe('');
+	return rows;
+}
+
+function record(overrides: Partial<VerdictRecord>): VerdictRecord {
+	return {
+		number: 1,
+		method: 'GET',
+		url: 'https://open.tapapis.cn/account/profile/v1?client_id=c',
+		kid: 'kid-0123456789',
+		verdict: 'match',
+		mistake: null,
+		status: 200,
+		authorization: '',
+		uriForm: 'as-written',
+		sentAt: null,
+		clock: null,
+		nonceFirstUsedAt: null,
+		unreadable: null,
+		...overrides
+	};
+}
+
+describe('the CSV of the verdicts', () => {
+	it('quotes what needs quoting and defuses formulas, and reads back cell for cell', () => {
+		const hostile = [
+			'=HYPERLINK("https://evil","click")',
+			'+1+1',
+			'-2',
+			'@SUM(A1)',
+			'\tTAB',
+			'a,b',
+			'line\r\nbreak',
+			'say "hi"'
+		];
+		const records = hostile.map((method, index) =>
+			record({ number: index + 1, method, url: `https://x.example/${method}` })
+		);
+		const rows = parseCsv(verdictsCsv(records));
+		expect(rows[0]).toEqual([...CSV_COLUMNS]);
+		expect(rows.slice(1).map((row) => row[1])).toEqual([
+			`'=HYPERLINK("https://evil","click")`,
+			"'+1+1",
+			"'-2",
+			"'@SUM(A1)",
+			"'\tTAB",
+			'a,b',
+			'line\r\nbreak',
+			'say "hi"'
+		]);
+		for (const row of rows.slice(1)) {
+			expect(row).toHaveLength(CSV_COLUMNS.length);
+			expect(row.every((cell) => !/^[=+\-@\t\r]/.test(cell))).toBe(true);
+		}
+		expect(csvCell(-30)).toBe('-30');
+		expect(csvCell(null)).toBe('');
+		expect(csvCell(false)).toBe('false');
+	});
+
+	it('masks the kid, also where the URL repeats it, unless asked to reveal it', () => {
+		const kid = 'kidSECRET0123456789';
+		const one = record({ kid, url: `https://open.tapapis.cn/a?access_token=${kid}&client_id=c` });
+		const text = verdictsCsv([one]);
+		expect(text).not.toContain(kid);
+		const [, row] = parseCsv(text);
+		expect(row?.[3]).toBe('kidS...89');
+		expect(row?.[2]).toBe('https://open.tapapis.cn/a?access_token=kidS...89&client_id=c');
+		expect(verdictsCsv([one], { revealKid: true })).toContain(kid);
+	});
+});
+
+describe('the exports of a whole triage', () => {
+	it('hold no mac_key and no kid in full, and the Markdown states every group count', async () => {
+		const log = triageLogText({ requests: 1500, faultRate: 0.05, seed: 4 });
+		const records: VerdictRecord[] = [];
+		const summary = await triageText(log.text, log.keys, {
+			onVerdicts: (batch) => void records.push(...batch)
+		});
+		const csv = verdictsCsv(records);
+		const markdown = summaryMarkdown(summary, { createdAt: new Date('2026-11-22T00:00:00Z') });
+		const secrets = log.keys
+			.trim()
+			.split('\n')
+			.flatMap((line: string) => line.split(' '));
+		expect(secrets).toHaveLength(40);
+		for (const secret of secrets) {
+			expect(csv).not.toContain(secret);
+			expect(markdown).not.toContain(secret);
+		}
+		expect(markdown).toContain(`| match | ${log.expected.match} |`);
+		expect(markdown).toContain(`| mismatch | ${log.expected.mismatch} |`);
+		expect(markdown).toContain(`| no key for kid | ${log.expected.noKey} |`);
+		expect(markdown).toContain(`| unreadable | ${log.expected.unreadable} |`);
+		expect(markdown).toContain(`| \`query-dropped\` | ${log.expected.mistakes['query-dropped']} |`);
+		expect(markdown).toContain(`| unexplained | ${log.expected.unexplained} |`);
+		expect(markdown).toContain(
+			`ts outside ±300 s of the logged time: ${log.expected.outsideWindow} of ${log.expected.withLoggedTime}`
+		);
+		expect(markdown).toContain(`nonce used again by the same kid: ${log.expected.noncesReused}`);
+		expect(parseCsv(csv)).toHaveLength(log.expected.requests + 1);
+		// A page passes its own labels for the mistakes.
+		expect(summaryMarkdown(summary, { mistakeLabel: (id) => `label of ${id} | piped` })).toContain(
+			'| label of crlf \\| piped |'
+		);
+	});
+});
