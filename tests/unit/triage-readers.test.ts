@@ -201,7 +201,7 @@ describe('the NDJSON reader', () => {
 					authorization: HEADER,
 					uriForm: 'as-written',
 					status: 200,
-					sentAt: { ms: 1763800001000, source: 'the logged time', zoneKnown: true },
+					sentAt: { ms: 1763800001000, source: 'log', zoneKnown: true },
 					loggedBaseString: null
 				}
 			},

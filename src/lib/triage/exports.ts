@@ -1,7 +1,7 @@
 // What leaves the triage: the verdicts as CSV and the groups as Markdown for a ticket. Kids are
 // masked as the case file masks them, wherever they appear (access_token in a URL equals the kid);
 // no mac_key is ever given to these functions, so none can leak through them.
-import { maskKid } from '$lib/verify/case/case-file';
+import { maskKid, masker } from '$lib/verify/case/mask-kid';
 import type { TriageSummary, VerdictKind, VerdictRecord } from './types';
 
 export interface ExportOptions {
@@ -37,8 +37,7 @@ export function csvCell(value: string | number | boolean | null): string {
 function masked(record: VerdictRecord, revealKid: boolean): { kid: string; url: string } {
 	const { kid, url } = record;
 	if (revealKid || kid === '') return { kid, url };
-	// A kid shorter than 4 characters would match too much of a URL to be masked in it.
-	return { kid: maskKid(kid), url: kid.length < 4 ? url : url.split(kid).join(maskKid(kid)) };
+	return { kid: maskKid(kid), url: masker(kid, false)(url) };
 }
 
 export const CSV_HEADER = `${CSV_COLUMNS.join(',')}\r\n`;

@@ -28,7 +28,7 @@ function fieldsOf(object: Record<string, unknown>): Partial<Record<Field, unknow
 
 /** `time`: Unix seconds (a number or digits) or ISO 8601 (a zone, or none: then read as UTC). */
 export function readTime(value: unknown): SentAt | null | undefined {
-	const source = 'the logged time';
+	const source = 'log';
 	if (value === undefined || value === null || value === '') return null;
 	if (
 		typeof value === 'number' ||
@@ -41,7 +41,7 @@ export function readTime(value: unknown): SentAt | null | undefined {
 	}
 	if (typeof value !== 'string') return undefined;
 	const text = value.trim();
-	const time = logLineTime(text, source);
+	const time = logLineTime(text);
 	return time !== null && time.length === text.length ? time.sentAt : undefined;
 }
 

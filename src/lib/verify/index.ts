@@ -69,9 +69,9 @@ export {
 } from './diagnosis/base-string-diff';
 
 // 3. The case
+export { maskKid, masker } from './case/mask-kid';
 export {
 	caseFileMarkdown,
-	maskKid,
 	testVector,
 	type CaseInput,
 	type CaseOptions,

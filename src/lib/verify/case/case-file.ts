@@ -9,6 +9,7 @@ import { render as renderDiagnosis } from 'virtual:messages/diagnosis';
 import { render as renderPaste } from 'virtual:messages/paste';
 import { shownString } from '../paste/shown-text';
 import type { ClockCheck } from '../diagnosis/clock-check';
+import { maskKid, masker } from './mask-kid';
 import type { Diagnosis } from '../diagnosis/verdict';
 import type { SignedRequestKind } from '../paste/parse-signed-request';
 
@@ -59,11 +60,6 @@ function shown(value: Text): string {
 	);
 }
 
-/** First 4 and last 2 characters of a long kid, which is enough to tell two tokens apart. */
-export function maskKid(kid: string): string {
-	return kid.length >= 10 ? `${kid.slice(0, 4)}...${kid.slice(-2)}` : '<kid>';
-}
-
 function shownParams(params: MacHeaderParams, revealKid: boolean): MacHeaderParams {
 	return { ...params, id: revealKid ? params.id : maskKid(params.id) };
 }
@@ -77,13 +73,6 @@ function headerText(params: MacHeaderParams): string {
 			.map(([name, value]) => `${name}=${JSON.stringify(value)}`)
 			.join(',')}`;
 	}
-}
-
-/** Every occurrence of the kid masked, unless it is to be shown or too short to find safely. */
-function masker(kid: string, revealKid: boolean): (text: string) => string {
-	return revealKid || kid.length < 4
-		? (text) => text
-		: (text) => text.split(kid).join(maskKid(kid));
 }
 
 /**
