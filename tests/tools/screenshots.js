@@ -6,7 +6,8 @@ import { chromiumArgs, chromiumPath } from './chromium.js';
 
 const baseUrl = process.argv[2] ?? 'http://127.0.0.1:4173/mac-token-playground/';
 const pages = (process.argv[3] ?? '').split(',').filter(Boolean);
-const paths = pages.length > 0 ? pages : ['', 'verify', 'errors'];
+const paths =
+	pages.length > 0 ? pages : ['', 'verify', 'errors', 'zh-CN/', 'zh-CN/verify', 'zh-CN/errors'];
 
 mkdirSync('screenshots', { recursive: true });
 const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
@@ -17,7 +18,7 @@ for (const path of paths) {
 			page.on('pageerror', (error) => console.error(`page error on /${path}: ${error.message}`));
 			await page.goto(new URL(path, baseUrl).href);
 			await page.waitForTimeout(400);
-			const file = `screenshots/${path.replaceAll('/', '_') || 'home'}-${width}-${colorScheme}.png`;
+			const file = `screenshots/${path.replace(/\/$/, '').replaceAll('/', '_') || 'home'}-${width}-${colorScheme}.png`;
 			await page.screenshot({ path: file, fullPage: true });
 			console.log(file);
 			// A tall narrow page shrinks to nothing when viewed whole: also save it in screen-sized parts.
