@@ -35,6 +35,7 @@ import {
 import { bundleVerify, snapshotProject, viteBuild, writeBareProject } from './projects.js';
 import { relayLoad } from './relay.js';
 import { triageSection } from './triage.js';
+import { pageTriageAt } from './triage-page.js';
 import { serveStatic } from './static-server.js';
 
 const PROJECT = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
@@ -369,7 +370,9 @@ async function main() {
 	const relayRows = await relaySection();
 
 	// 7. Triage. The page's own figures (Chromium, longest task) join here through pageTriage.
-	const triageRows = await triageSection();
+	const triageRows = await triageSection({
+		pageTriage: pageTriageAt(siteServer.origin, CHROMIUM_PATH)
+	});
 
 	// 8. Summary.
 	/** @type {[string, string, string, boolean | null][]} */

@@ -1,0 +1,213 @@
+// The triage page's state: what is given (requests as a file or a text, the keys), the run in the
+// worker (format, progress, verdicts as they come, the summary) and the table's view of the
+// verdicts (filter and sort). No language: components render every word.
+import { parseKeys, type KeyProblem, type Keyring } from '$lib/triage/keys';
+import {
+	startTriage,
+	type TriagePort,
+	type TriageCommand,
+	type TriageReport,
+	type TriageRun
+} from '$lib/triage/protocol';
+import {
+	UNEXPLAINED,
+	type TriageFormat,
+	type TriageProgress,
+	type TriageSummary,
+	type VerdictKind,
+	type VerdictRecord
+} from '$lib/triage/types';
+
+export type Phase = 'idle' | 'running' | 'done' | 'cancelled' | 'failed';
+
+/** A group of the Summary, as the Verdicts filter names it. */
+export type GroupFilter =
+	| 'all'
+	| VerdictKind
+	| 'clock'
+	| 'nonce'
+	/** A mismatch's mistake id, or 'unexplained'. */
+	| `mistake:${string}`;
+
+export type SortColumn = 'number' | 'method' | 'url' | 'kid' | 'verdict' | 'mistake';
+export type SortDirection = 'ascending' | 'descending';
+
+export type TriageWorker = TriagePort<TriageReport, TriageCommand> & { terminate(): void };
+
+/** A verdict's mistake group: its id, 'unexplained', or null for a request that matched. */
+export function mistakeGroup(record: VerdictRecord): string | null {
+	return record.verdict === 'mismatch' ? (record.mistake ?? UNEXPLAINED) : null;
+}
+
+function inGroup(record: VerdictRecord, group: GroupFilter): boolean {
+	if (group === 'all') return true;
+	if (group === 'clock') return record.clock?.outsideWindow === true;
+	if (group === 'nonce') return record.nonceFirstUsedAt !== null;
+	if (group.startsWith('mistake:')) return mistakeGroup(record) === group.slice('mistake:'.length);
+	return record.verdict === group;
+}
+
+function sortKey(record: VerdictRecord, column: SortColumn): string | number {
+	if (column === 'number') return record.number;
+	if (column === 'mistake') return record.mistake ?? '';
+	return record[column];
+}
+
+/**
+ * The request as /verify reads it (a raw request in absolute form with its Authorization header),
+ * for the hand-over of one verdict.
+ */
+export function signedRequestText(record: VerdictRecord): string {
+	return `${record.method} ${record.url} HTTP/1.1\nAuthorization: ${record.authorization}\n`;
+}
+
+export class TriageDesk {
+	/** The pasted requests. */
+	requestsText = $state('');
+	/** A chosen file: triaged instead of the text, read as a stream. */
+	file: File | null = $state.raw(null);
+	/** `kid mac_key` lines or one mac_key: in this object's memory only. */
+	keysText = $state('');
+	/** True once Triage was pressed: missing input is said only then. */
+	attempted = $state(false);
+
+	phase: Phase = $state('idle');
+	/** The format the worker detected; undefined until it says, null for an empty input. */
+	format: TriageFormat | null | undefined = $state(undefined);
+	progress: TriageProgress | null = $state.raw(null);
+	summary: TriageSummary | null = $state.raw(null);
+	failure: string | null = $state(null);
+
+	/** The verdicts, appended a batch at a time; `received` is what the page reacts to. */
+	#records: VerdictRecord[] = [];
+	received = $state(0);
+
+	groupFilter: GroupFilter = $state('all');
+	kidFilter = $state('');
+	sortColumn: SortColumn = $state('number');
+	sortDirection: SortDirection = $state('ascending');
+
+	readonly #createWorker: () => TriageWorker;
+	#worker: TriageWorker | null = null;
+	#run: TriageRun | null = null;
+
+	constructor(createWorker: () => TriageWorker) {
+		this.#createWorker = createWorker;
+	}
+
+	readonly #keys = $derived(parseKeys(this.keysText));
+	readonly keyProblems: KeyProblem[] = $derived(this.#keys.problems);
+	get keyring(): Keyring {
+		return this.#keys.keyring;
+	}
+
+	readonly missingRequests = $derived(this.file === null && this.requestsText.trim() === '');
+	readonly missingKeys = $derived(this.#keys.keyring.kids === 0 && !this.#keys.keyring.everyKid);
+	readonly running = $derived(this.phase === 'running');
+
+	/** The verdicts the table shows: filtered by group and kid, sorted by a column. */
+	readonly rows: readonly VerdictRecord[] = $derived.by(() => {
+		const count = this.received;
+		const group = this.groupFilter;
+		const kid = this.kidFilter.trim();
+		const column = this.sortColumn;
+		const descending = this.sortDirection === 'descending';
+		let rows = this.#records.slice(0, count);
+		if (group !== 'all' || kid !== '')
+			rows = rows.filter(
+				(record) => inGroup(record, group) && (kid === '' || record.kid.includes(kid))
+			);
+		if (column !== 'number' || descending) {
+			const sign = descending ? -1 : 1;
+			rows.sort((a, b) => {
+				const x = sortKey(a, column);
+				const y = sortKey(b, column);
+				return x < y ? -sign : x > y ? sign : a.number - b.number;
+			});
+		}
+		return rows;
+	});
+
+	/** Sorts by `column`; again on the same column turns the order round. */
+	sortBy(column: SortColumn): void {
+		if (this.sortColumn === column)
+			this.sortDirection = this.sortDirection === 'ascending' ? 'descending' : 'ascending';
+		else {
+			this.sortColumn = column;
+			this.sortDirection = 'ascending';
+		}
+	}
+
+	/** Requests and keys handed over from another page: filled in, and triaged at once. */
+	receive(handoff: { requests: string; keys: string }): void {
+		this.file = null;
+		this.requestsText = handoff.requests;
+		this.keysText = handoff.keys;
+		this.start();
+	}
+
+	start(): void {
+		this.attempted = true;
+		if (this.missingRequests || this.missingKeys) return;
+		this.#run?.cancel();
+		this.#records = [];
+		this.received = 0;
+		this.format = undefined;
+		this.progress = null;
+		this.summary = null;
+		this.failure = null;
+		this.groupFilter = 'all';
+		this.phase = 'running';
+		this.#worker ??= this.#createWorker();
+		const run = startTriage(this.#worker, this.file ?? this.requestsText, this.keysText, {
+			onFormat: (format) => (this.format = format),
+			onProgress: (progress) => (this.progress = progress),
+			onVerdicts: (records) => {
+				for (const record of records) this.#records.push(record);
+				this.received = this.#records.length;
+			}
+		});
+		this.#run = run;
+		run.done.then(
+			(summary) => {
+				if (this.#run !== run) return;
+				this.summary = summary;
+				if (this.phase === 'running') this.phase = summary.cancelled ? 'cancelled' : 'done';
+			},
+			(error: unknown) => {
+				if (this.#run !== run) return;
+				this.failure = error instanceof Error ? error.message : String(error);
+				this.phase = 'failed';
+			}
+		);
+	}
+
+	/** Stops the run at once: nothing more is shown of it but its summary so far. */
+	cancel(): void {
+		if (this.phase !== 'running') return;
+		this.#run?.cancel();
+		this.phase = 'cancelled';
+	}
+
+	/** Every verdict received, in file order (for the CSV). */
+	verdicts(): readonly VerdictRecord[] {
+		return this.#records;
+	}
+
+	/** The request of a verdict and its key, as /verify's hand-over takes them. */
+	caseOf(record: VerdictRecord): { signedRequest: string; macKey: string } {
+		return {
+			signedRequest: signedRequestText(record),
+			macKey: this.#keys.keyring.keyFor(record.kid) ?? ''
+		};
+	}
+
+	/** Ends the worker (and any run in it). */
+	dispose(): void {
+		this.#run?.cancel();
+		this.#run = null;
+		this.#worker?.terminate();
+		this.#worker = null;
+		if (this.phase === 'running') this.phase = 'cancelled';
+	}
+}

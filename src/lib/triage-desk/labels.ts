@@ -1,0 +1,67 @@
+// The names of triage's groups in the importing page's language: the four verdicts, and the
+// mistakes of the diagnosis catalogue in a word or two for a table's cell (the catalogue's titles
+// are sentences about one request).
+import { m } from '$lib/paraglide/messages.js';
+import type { MistakeId } from '$lib/verify/diagnosis/mistakes/catalogue';
+import { UNEXPLAINED, type TriageFormat, type VerdictKind } from '$lib/triage/types';
+
+const LABELS: Record<MistakeId, string> = {
+	'host-other-deployment': m.triage_mistake_host_other_deployment(),
+	'host-as-written': m.triage_mistake_host_as_written(),
+	'host-with-port': m.triage_mistake_host_with_port(),
+	'port-wrong': m.triage_mistake_port_wrong(),
+	'port-empty': m.triage_mistake_port_empty(),
+	'trailing-slash': m.triage_mistake_trailing_slash(),
+	'path-empty-no-slash': m.triage_mistake_path_empty_no_slash(),
+	'path-params-dropped': m.triage_mistake_path_params_dropped(),
+	'query-dropped': m.triage_mistake_query_dropped(),
+	'query-decoded': m.triage_mistake_query_decoded(),
+	'query-re-encoded': m.triage_mistake_query_re_encoded(),
+	'query-sorted': m.triage_mistake_query_sorted(),
+	'full-url': m.triage_mistake_full_url(),
+	'method-lower-case': m.triage_mistake_method_lower_case(),
+	'ext-line-dropped': m.triage_mistake_ext_line_dropped(),
+	'extra-lf': m.triage_mistake_extra_lf(),
+	crlf: m.triage_mistake_crlf(),
+	'ts-padded': m.triage_mistake_ts_padded(),
+	'ts-unpadded': m.triage_mistake_ts_unpadded(),
+	'ts-milliseconds': m.triage_mistake_ts_milliseconds(),
+	'ts-other': m.triage_mistake_ts_other(),
+	'nonce-whitespace': m.triage_mistake_nonce_whitespace(),
+	'nonce-url-encoded': m.triage_mistake_nonce_url_encoded(),
+	'key-whitespace': m.triage_mistake_key_whitespace(),
+	'key-base64-decoded': m.triage_mistake_key_base64_decoded(),
+	'hmac-sha256': m.triage_mistake_hmac_sha256(),
+	'digest-hex': m.triage_mistake_digest_hex(),
+	'digest-base64url': m.triage_mistake_digest_base64url(),
+	'digest-unpadded': m.triage_mistake_digest_unpadded()
+};
+
+function one(id: string): string {
+	if (id === UNEXPLAINED) return m.triage_group_unexplained();
+	return Object.hasOwn(LABELS, id) ? LABELS[id as MistakeId] : id;
+}
+
+/** A mistake id of a verdict ('a+b' for a pair, 'unexplained') as the page's language names it. */
+export function mistakeLabel(id: string): string {
+	const [first = '', second] = id.split('+');
+	return second === undefined
+		? one(first)
+		: m.triage_mistake_pair({ first: one(first), second: one(second) });
+}
+
+/** A verdict as the Summary and the Verdicts name it. */
+export function verdictLabel(kind: VerdictKind): string {
+	if (kind === 'match') return m.triage_group_match();
+	if (kind === 'mismatch') return m.triage_group_mismatch();
+	if (kind === 'no-key') return m.triage_group_no_key();
+	return m.triage_group_unreadable();
+}
+
+/** The detected format's name; null is an empty input. */
+export function formatLabel(format: TriageFormat | null): string {
+	if (format === 'har') return m.triage_format_har();
+	if (format === 'ndjson') return m.triage_format_ndjson();
+	if (format === 'log-lines') return m.triage_format_log_lines();
+	return m.triage_format_empty();
+}

@@ -1,0 +1,60 @@
+// The /triage page of the built site in Chromium, for triage.js's pageTriage hook: the log chosen
+// as a file, the keys typed, then the time from the click on Triage to the Summary's counts, and
+// the longest main-thread task meanwhile (Long Tasks API: only tasks over 50 ms are reported).
+import { chromium } from '@playwright/test';
+import { CHROMIUM_FLAGS } from './measure.js';
+
+/**
+ * A PageTriage against the site served at `origin` (built with BASE_PATH unset).
+ * @param {string} origin
+ * @param {string | undefined} executablePath
+ * @returns {import('./triage.js').PageTriage}
+ */
+export function pageTriageAt(origin, executablePath) {
+	return async (logPath, keysText) => {
+		const browser = await chromium.launch({ executablePath, args: CHROMIUM_FLAGS });
+		try {
+			const page = await browser.newPage();
+			await page.goto(`${origin}/triage`);
+			await page.getByLabel('Requests file').setInputFiles(logPath);
+			await page.getByRole('textbox', { name: 'Keys', exact: true }).fill(keysText);
+			// In the page: the click's time, the Summary's arrival, and every long task between.
+			await page.evaluate(() => {
+				const run = { clickAt: 0, doneAt: 0, longestTaskMs: 0 };
+				Object.assign(window, { __triageRun: run });
+				new PerformanceObserver((list) => {
+					for (const entry of list.getEntries())
+						if (run.clickAt > 0 && run.doneAt === 0)
+							run.longestTaskMs = Math.max(run.longestTaskMs, entry.duration);
+				}).observe({ type: 'longtask' });
+				const button = [...document.querySelectorAll('button')].find(
+					(element) => element.textContent?.trim() === 'Triage'
+				);
+				button?.addEventListener('click', () => (run.clickAt = performance.now()), {
+					capture: true
+				});
+				new MutationObserver((_, observer) => {
+					if (run.clickAt > 0 && document.getElementById('triage-summary-heading')) {
+						run.doneAt = performance.now();
+						observer.disconnect();
+					}
+				}).observe(document.body, { childList: true, subtree: true });
+			});
+			await page.getByRole('button', { name: 'Triage', exact: true }).click();
+			await page
+				.getByRole('table', { name: 'Summary', exact: true })
+				.waitFor({ state: 'visible', timeout: 600_000 });
+			// Long tasks are reported after they end: give the last one time to arrive.
+			await page.waitForTimeout(200);
+			const run = await page.evaluate(
+				() =>
+					/** @type {{ clickAt: number, doneAt: number, longestTaskMs: number }} */ (
+						/** @type {any} */ (window).__triageRun
+					)
+			);
+			return { ms: run.doneAt - run.clickAt, longestTaskMs: run.longestTaskMs };
+		} finally {
+			await browser.close();
+		}
+	};
+}
