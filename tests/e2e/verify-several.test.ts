@@ -3,6 +3,7 @@
 // /triage. In English and on the Chinese page, found by role and name.
 import { createHmac } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
+import { violations } from './axe';
 import { expectNoEnglishProse } from './english-prose';
 
 const KEY = 'support-desk-key-7Hq';
@@ -150,6 +151,7 @@ for (const [language, names] of Object.entries(LANGUAGES)) {
 			const first = page.getByRole('list', { name: names.diagnosis }).getByRole('listitem').first();
 			await expect(first).toContainText(names.queryDropped);
 			await noEnglishProse(page, language);
+			expect(await violations(page)).toEqual([]);
 
 			// Entry 2 opened: it matches, and no diagnosis is left of entry 4.
 			await page.getByRole('button', { name: names.open(2) }).click();
