@@ -10,7 +10,12 @@ import { diagnose } from '../diagnosis/diagnose';
 import type { Diagnosis } from '../diagnosis/verdict';
 import { BASE_URLS, hostsOf } from '$lib/account-api/deployments';
 import type { VerifyExample } from './examples';
-import { parseSignedRequest } from '../paste/parse-signed-request';
+import {
+	parseSignedRequest,
+	parseSignedRequests,
+	type ListedRequest
+} from '../paste/parse-signed-request';
+import { expectedInputOf, firstToOpen, listedVerdicts, type ListedVerdict } from './request-list';
 import { decodeShareState, encodeShareState } from '../case/share-state';
 
 /** The deployments this build knows (vite.config.ts), for the "other deployment's host" diagnosis. */
@@ -84,8 +89,47 @@ export class VerifyDesk {
 
 	#clock = new LiveClock(1000);
 
+	/** Every signed request of a paste that holds several (a HAR); null for a paste of one. */
+	readonly requests = $derived(
+		this.signedRequest.trim() === '' ? null : parseSignedRequests(this.signedRequest)
+	);
+	readonly #listed = $derived.by(() => {
+		const requests = this.requests;
+		return requests
+			? listedVerdicts(requests, this.macKey).then((verdicts) => ({ requests, verdicts }))
+			: Promise.resolve(null);
+	});
+	readonly #settledListed = new Settled(() => this.#listed);
+	/** Each listed request's verdict, in the list's order; null while they are computed. */
+	get listedVerdicts(): ListedVerdict[] | null {
+		const settled = this.#settledListed.current;
+		return settled && settled.requests === this.requests ? settled.verdicts : null;
+	}
+	/** The request the agent opened from the list, with the paste it was opened in. */
+	#chosen = $state<{ signedRequest: string; number: number } | null>(null);
+	/** The listed request the desk verifies: the one opened, else the first that fails. */
+	readonly opened = $derived.by((): ListedRequest | null => {
+		const requests = this.requests;
+		if (!requests) return null;
+		const chosen = this.#chosen;
+		const number =
+			chosen?.signedRequest === this.signedRequest
+				? chosen.number
+				: firstToOpen(requests, this.listedVerdicts);
+		return requests.find((listed) => listed.number === number) ?? requests[0] ?? null;
+	});
+
+	/** Opens one of the listed requests: the desk verifies it instead. */
+	open(number: number): void {
+		this.#chosen = { signedRequest: this.signedRequest, number };
+	}
+
 	readonly parsed = $derived(
-		this.signedRequest.trim() === '' ? null : attempt(() => parseSignedRequest(this.signedRequest))
+		this.opened
+			? this.opened.parsed
+			: this.signedRequest.trim() === ''
+				? null
+				: attempt(() => parseSignedRequest(this.signedRequest))
 	);
 	readonly request = $derived(this.parsed?.ok ? this.parsed.value : null);
 	readonly url = $derived(this.customUrl ?? this.request?.url ?? '');
@@ -104,17 +148,7 @@ export class VerifyDesk {
 
 	/** The base string as the customer should have signed it, from their own header and request. */
 	readonly expectedInput = $derived(
-		this.request && this.target?.ok
-			? {
-					ts: this.request.authorization.ts,
-					nonce: this.request.authorization.nonce,
-					method: this.method.toUpperCase(),
-					uri: this.target.value.uri,
-					host: this.target.value.host,
-					port: this.target.value.port,
-					ext: this.request.authorization.ext ?? ''
-				}
-			: null
+		this.request && this.target?.ok ? expectedInputOf(this.request, this.target.value) : null
 	);
 	readonly expectedLines = $derived(this.expectedInput ? baseStringLines(this.expectedInput) : []);
 	readonly expectedBase = $derived(this.expectedInput ? baseString(this.expectedInput) : '');

@@ -32,16 +32,31 @@ const isAuthorization = (header: HeaderField) => header.name.toLowerCase() === '
 const isMac = (header: HeaderField) => /^mac(?:\s|$)/i.test(header.value.trim());
 
 interface Signed {
+	/** The entry's number in the HAR, from 1 (entries not signed with MAC count too). */
+	number: number;
 	request: JsonObject;
 	headers: HeaderField[];
 	entry: JsonObject;
 }
 
-/**
- * Reads a HAR file (devtools' "Save all as HAR"): the first request signed with MAC, its method,
- * URL and headers. Responses, cookies and bodies are not signed, so they are not read.
- */
-export function parseHar(text: string): ParsedRequest & { sentAt?: SentAt } {
+/** One MAC-signed entry of a HAR, read as parseHar reads the first. */
+export interface HarRequest extends ParsedRequest {
+	/** The entry's number in the HAR, from 1. */
+	number: number;
+	/** The response's HTTP status; null when the entry got none (a HAR writes 0). */
+	status: number | null;
+	sentAt?: SentAt;
+}
+
+/** The HTTP status a HAR entry's response records; a HAR records 0 for a request that got no answer. */
+export function harStatus(entry: JsonObject): number | null {
+	const response = member(entry, 'response');
+	const status = isObject(response) ? member(response, 'status') : undefined;
+	return typeof status === 'number' && Number.isInteger(status) && status > 0 ? status : null;
+}
+
+/** Every entry signed with MAC, in the HAR's order; fails as parseHar does when there is none. */
+function signedEntries(text: string): { signed: Signed[]; count: number } {
 	let root: unknown;
 	try {
 		root = JSON.parse(text.trim());
@@ -57,11 +72,10 @@ export function parseHar(text: string): ParsedRequest & { sentAt?: SentAt } {
 	if (!Array.isArray(entries)) fail(t('paste_har_no_entries'));
 	if (entries.length === 0) fail(t('paste_har_empty'));
 
-	let first: Signed | undefined;
-	let signedCount = 0;
+	const signed: Signed[] = [];
 	let withAuthorization = 0;
 	const otherSchemes = new Set<string>();
-	for (const entry of entries) {
+	for (const [index, entry] of entries.entries()) {
 		const request = isObject(entry) ? member(entry, 'request') : undefined;
 		if (!isObject(request)) continue;
 		const headers = headersOf(request);
@@ -69,8 +83,7 @@ export function parseHar(text: string): ParsedRequest & { sentAt?: SentAt } {
 		if (authorizations.length === 0) continue;
 		withAuthorization += 1;
 		if (authorizations.some(isMac) && isObject(entry)) {
-			signedCount += 1;
-			first ??= { request, headers, entry };
+			signed.push({ number: index + 1, request, headers, entry });
 		} else if (otherSchemes.size < 3) {
 			for (const { value } of authorizations) {
 				otherSchemes.add(value.trim().split(/\s/, 1)[0]?.slice(0, 20) || '(empty)');
@@ -81,7 +94,7 @@ export function parseHar(text: string): ParsedRequest & { sentAt?: SentAt } {
 	// "None of the HAR's 1 request" reads wrong; one request gets its own phrasing.
 	const one = entries.length === 1;
 	const count = entries.length;
-	if (first === undefined) {
+	if (signed.length === 0) {
 		if (withAuthorization === 0) {
 			// Chrome 130 and later leave Authorization out of a HAR unless told to keep sensitive data.
 			fail(
@@ -96,20 +109,52 @@ export function parseHar(text: string): ParsedRequest & { sentAt?: SentAt } {
 			one ? t('paste_har_one_not_mac', { schemes }) : t('paste_har_none_mac', { count, schemes })
 		);
 	}
+	return { signed, count };
+}
 
+/** One signed entry read: its method, URL (with HTTP/2's :path), headers, time and status. */
+function readSigned(signed: Signed, understood: Text[]): HarRequest {
+	const method = readMethod(signed.request, understood);
+	const url = readUrl(signed, understood);
+	const started = member(signed.entry, 'startedDateTime');
+	const sentAt = typeof started === 'string' ? isoTime(started, 'har') : null;
+	const read: HarRequest = {
+		number: signed.number,
+		status: harStatus(signed.entry),
+		url,
+		method,
+		headers: signed.headers,
+		understood
+	};
+	if (sentAt) read.sentAt = sentAt;
+	return read;
+}
+
+/**
+ * Reads a HAR file (devtools' "Save all as HAR"): the first request signed with MAC, its method,
+ * URL and headers. Responses, cookies and bodies are not signed, so they are not read.
+ */
+export function parseHar(text: string): ParsedRequest & { sentAt?: SentAt } {
+	const { signed, count } = signedEntries(text);
+	const first = signed[0] as Signed;
 	const understood: Text[] = [];
-	if (signedCount > 1) {
-		understood.push(t('paste_har_several_signed', { count: signedCount, total: count }));
+	if (signed.length > 1) {
+		understood.push(t('paste_har_several_signed', { count: signed.length, total: count }));
 	} else if (count > 1) {
 		understood.push(t('paste_har_one_signed', { total: count }));
 	}
-	const method = readMethod(first.request, understood);
-	const url = readUrl(first, understood);
-	const started = member(first.entry, 'startedDateTime');
-	const sentAt = typeof started === 'string' ? isoTime(started, 'har') : null;
+	const { url, method, headers, sentAt } = readSigned(first, understood);
 	return sentAt
-		? { url, method, headers: first.headers, understood, sentAt }
-		: { url, method, headers: first.headers, understood };
+		? { url, method, headers, understood, sentAt }
+		: { url, method, headers, understood };
+}
+
+/**
+ * Every request of a HAR signed with MAC, each read as parseHar reads the first (without saying
+ * which of the HAR's requests it is: the page lists them). Fails as parseHar does.
+ */
+export function parseHarRequests(text: string): HarRequest[] {
+	return signedEntries(text).signed.map((signed) => readSigned(signed, []));
 }
 
 function readMethod(request: JsonObject, understood: Text[]): string {

@@ -5,6 +5,7 @@ import {
 	MacInputError,
 	attempt,
 	browserRewrites,
+	type Outcome,
 	parseAuthorization,
 	requestTarget,
 	writtenTarget,
@@ -13,7 +14,7 @@ import {
 } from '$lib/mac';
 import { parseCurlCommand } from './parse-curl';
 import { FETCH_CALL, parseFetch } from './parse-fetch';
-import { parseHar } from './parse-har';
+import { parseHar, parseHarRequests } from './parse-har';
 import { looksLikePowerShell, parsePowerShell } from './powershell/parse-powershell';
 import { HEADER_LINE, REQUEST_LINE, parseRawRequest, type RawRequest } from './parse-raw-request';
 import { PasteError, fail, type HeaderField, type ParsedRequest } from './parsed-request';
@@ -164,6 +165,41 @@ function fromLogLine(text: string): { prefix: string; rest: string; sentAt: Sent
 	return { prefix: text.slice(0, at).trim(), rest: text.slice(at), sentAt: time.sentAt };
 }
 
+/** One of several signed requests a paste holds, read on its own. */
+export interface ListedRequest {
+	/** Its number in the paste: a HAR's entry number, from 1. */
+	number: number;
+	method: string;
+	/** The URL as the paste has it; empty when it has none. */
+	url: string;
+	/** The response's HTTP status the paste records, if any. */
+	status: number | null;
+	/** Its signing inputs, or why its Authorization header cannot be read. */
+	parsed: Outcome<SignedRequest>;
+}
+
+/**
+ * Every MAC-signed request of a paste that holds several (a HAR, in its order); null for a paste
+ * of one request, or one that parseSignedRequest cannot read (which then says why).
+ */
+export function parseSignedRequests(text: string): ListedRequest[] | null {
+	if (!looksLikeHar(text.replace(/^[\s\ufeff]+/, '')) || text.length > MAX_HAR_LENGTH) return null;
+	try {
+		const requests = parseHarRequests(text);
+		if (requests.length < 2) return null;
+		return requests.map((request) => ({
+			number: request.number,
+			method: request.method,
+			url: request.url ?? '',
+			status: request.status,
+			parsed: attempt(() => fromRequest('har', request))
+		}));
+	} catch {
+		// parseSignedRequest reads the same paste and says what is wrong with it.
+		return null;
+	}
+}
+
 function readRequest(text: string): SignedRequest {
 	const kind = detectKind(text);
 	if (kind === 'header') {
@@ -179,36 +215,41 @@ function readRequest(text: string): SignedRequest {
 			missing: ['url', 'mac_key']
 		};
 	}
-	if (kind !== null) {
-		const request = READERS[kind](text);
-		const understood = [...request.understood];
-		const found = findAuthorization(request.headers, understood, kind);
-		const result: SignedRequest = {
-			kind,
-			authorization: found.params,
-			authorizationValue: found.value,
-			uriForm: URI_FORMS[kind],
-			understood,
-			missing: request.url === undefined ? ['url', 'mac_key'] : ['mac_key']
-		};
-		if (request.method !== undefined) result.method = request.method;
-		const date = request.headers.find((header) => header.name.toLowerCase() === 'date');
-		const sentAt = request.sentAt ?? (date ? httpDate(date.value) : null);
-		if (sentAt) result.sentAt = sentAt;
-		if (request.url !== undefined) {
-			result.url = request.url;
-			// Kept for the page to show and correct, but not usable as it is.
-			const target = attempt(() => requestTarget(request.url ?? '', { uri: result.uriForm }));
-			if (!target.ok) {
-				understood.push(t('paste_url_unsignable', { reason: target.error.message }));
-				result.missing = ['url', 'mac_key'];
-			} else {
-				understood.push(...uriBytes(kind, request.url, target.value.uri));
-			}
-		}
-		return result;
-	}
+	if (kind !== null) return fromRequest(kind, READERS[kind](text));
 	fail(unknownPasteMessage(text));
+}
+
+/** The signing inputs of a request a reader read: its Authorization header, URL and time. */
+function fromRequest(
+	kind: RequestKind,
+	request: (ParsedRequest | RawRequest) & { sentAt?: SentAt }
+): SignedRequest {
+	const understood = [...request.understood];
+	const found = findAuthorization(request.headers, understood, kind);
+	const result: SignedRequest = {
+		kind,
+		authorization: found.params,
+		authorizationValue: found.value,
+		uriForm: URI_FORMS[kind],
+		understood,
+		missing: request.url === undefined ? ['url', 'mac_key'] : ['mac_key']
+	};
+	if (request.method !== undefined) result.method = request.method;
+	const date = request.headers.find((header) => header.name.toLowerCase() === 'date');
+	const sentAt = request.sentAt ?? (date ? httpDate(date.value) : null);
+	if (sentAt) result.sentAt = sentAt;
+	if (request.url !== undefined) {
+		result.url = request.url;
+		// Kept for the page to show and correct, but not usable as it is.
+		const target = attempt(() => requestTarget(request.url ?? '', { uri: result.uriForm }));
+		if (!target.ok) {
+			understood.push(t('paste_url_unsignable', { reason: target.error.message }));
+			result.missing = ['url', 'mac_key'];
+		} else {
+			understood.push(...uriBytes(kind, request.url, target.value.uri));
+		}
+	}
+	return result;
 }
 
 /** What the request URI's bytes are, when a browser and curl would send different ones. */
