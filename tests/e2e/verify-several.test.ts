@@ -5,6 +5,7 @@ import { createHmac } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
 import { violations } from './axe';
 import { expectNoEnglishProse } from './english-prose';
+import { failOnPageErrors } from './page-errors';
 
 const KEY = 'support-desk-key-7Hq';
 const KID = 'kid-of-a-customer-1234';
@@ -54,6 +55,8 @@ interface Names {
 	table: string;
 	open: (number: number) => string;
 	triage: string;
+	requests: string;
+	summary: string;
 	match: string;
 	mismatch: string;
 	diagnosis: string;
@@ -68,6 +71,8 @@ const LANGUAGES: Record<string, Names> = {
 		table: 'Requests in the paste',
 		open: (number) => `Open request ${number}`,
 		triage: 'Triage them all',
+		requests: 'Requests',
+		summary: 'Summary',
 		match: 'Match',
 		mismatch: 'Mismatch',
 		diagnosis: 'Diagnosis',
@@ -80,6 +85,8 @@ const LANGUAGES: Record<string, Names> = {
 		table: '粘贴内容中的请求',
 		open: (number) => `打开请求 ${number}`,
 		triage: '批量排查全部请求',
+		requests: '请求',
+		summary: '汇总',
 		match: '一致',
 		mismatch: '不一致',
 		diagnosis: '诊断',
@@ -93,27 +100,10 @@ const verdict = (page: Page, names: Names) =>
 		.getByRole('status')
 		.filter({ has: page.getByText(new RegExp(`^(?:${names.match}|${names.mismatch})$`)) });
 
-/**
- * Fails the test on an uncaught page error or a console error, as page-errors.ts does, except the
- * one SvelteKit logs when the site is built without a /triage page: this test checks the hand-over
- * to that page, not the page.
- */
-function failOnErrors(page: Page): void {
-	page.on('pageerror', (error) => {
-		throw error;
-	});
-	page.on('console', (message) => {
-		const text = message.text();
-		if (message.type() !== 'error' || text.startsWith('Failed to load resource')) return;
-		if (/Not found: \/[\w/-]*\/triage\b/.test(text)) return;
-		throw new Error(`console error: ${text}`);
-	});
-}
-
 for (const [language, names] of Object.entries(LANGUAGES)) {
 	test.describe(language, () => {
 		test.beforeEach(async ({ page }) => {
-			failOnErrors(page);
+			failOnPageErrors(page);
 			await page.goto(names.path);
 			await expect(page.getByRole('textbox', { name: 'mac_key' })).toBeEditable();
 		});
@@ -178,6 +168,11 @@ for (const [language, names] of Object.entries(LANGUAGES)) {
 			await page.getByRole('button', { name: names.triage }).click();
 			await expect(page).toHaveURL(names.triageUrl);
 			expect(page.url()).not.toContain(KEY);
+			// The triage page took the paste and the key from the tab's memory, and ran.
+			await expect(page.getByRole('textbox', { name: names.requests, exact: true })).toHaveValue(
+				HAR
+			);
+			await expect(page.getByRole('table', { name: names.summary, exact: true })).toBeVisible();
 		});
 	});
 }

@@ -2,7 +2,7 @@
 // holds. The format is told from the first bytes; nothing read ever throws out of here: a line that
 // cannot be read is an unreadable item, and so is a stream that fails.
 import { MacInputError } from '$lib/mac';
-import { parseHar } from '$lib/verify/paste/parse-har';
+import { harStatus, parseHar } from '$lib/verify/paste/parse-har';
 import { isObject, member } from '$lib/verify/paste/parsed-request';
 import { HarScanner, type HarScan } from './har-scanner';
 import { readLogLine, readNdjsonLine } from './read-lines';
@@ -103,12 +103,6 @@ const isMacAuthorization = (header: { name: string; value: string }) =>
 	header.name.toLowerCase() === 'authorization' && /^mac(?:\s|$)/i.test(header.value.trim());
 
 /** A HAR records 0 for a request that got no answer; that is no status. */
-function statusOf(entry: Record<string, unknown>): number | null {
-	const response = member(entry, 'response');
-	const status = isObject(response) ? member(response, 'status') : undefined;
-	return typeof status === 'number' && Number.isInteger(status) && status > 0 ? status : null;
-}
-
 function readHarEntry(number: number, text: string): ReadItem {
 	let entry: unknown;
 	try {
@@ -143,7 +137,7 @@ function readHarEntry(number: number, text: string): ReadItem {
 			url: parsed.url,
 			authorization: authorization.value,
 			uriForm: 'browser',
-			status: statusOf(entry),
+			status: harStatus(entry),
 			sentAt: parsed.sentAt ?? null,
 			loggedBaseString: null
 		}
