@@ -34,7 +34,9 @@ async function summaryCounts(page: Page): Promise<Record<string, string>> {
 test.beforeEach(({ page }) => failOnPageErrors(page));
 test.afterEach(({ page }) => expectNoEnglishProse(page));
 
-test('在中文页面批量排查：汇总的每个计数、筛选、在校验页打开', async ({ page }) => {
+test('the Chinese page triages a log: every count of the Summary, a filter, a mismatch opened on the verify page', async ({
+	page
+}) => {
 	await page.goto('./zh-CN/triage');
 	await expect(page.getByRole('heading', { level: 1 })).toHaveText('批量排查整份日志');
 	await expect(page.getByRole('link', { name: '批量排查' })).toHaveAttribute(
@@ -88,7 +90,7 @@ test('在中文页面批量排查：汇总的每个计数、筛选、在校验�
 	);
 });
 
-test('取消大批量排查', async ({ page }) => {
+test('the Chinese page cancels a big run at once', async ({ page }) => {
 	const big = triageLogText({ requests: 100_000, seed: 4 });
 	await page.goto('./zh-CN/triage');
 	await page.getByLabel('请求文件').setInputFiles({
