@@ -1,7 +1,7 @@
 // The triage of a whole file: read (readers.ts), verify each request (verify.ts), diagnose each
 // mismatch, group (tally.ts). The same function runs in the page's worker and under Node; it
 // reports through callbacks, in batches, and stops as soon as its signal aborts.
-import { Signers } from './hmac';
+import { nobleDigests, Signers } from './hmac';
 import { parseKeys, type Keyring } from './keys';
 import { readRequests } from './readers';
 import { NonceLedger, Tally } from './tally';
@@ -89,6 +89,8 @@ export async function triage(
 		windowSeconds,
 		nowMs: options.nowMs ?? Date.now()
 	};
+	// The diagnosis signs its variants with the same engine as the bulk path.
+	const digests = engine === 'noble' ? nobleDigests() : undefined;
 
 	const reading = await readRequests(stream);
 	const { source } = reading;
@@ -167,7 +169,7 @@ export async function triage(
 					const queued: Queued = { record, diagnosis: null };
 					if (mismatch !== null) {
 						inFlight += 1;
-						queued.diagnosis = diagnoseMistake(mismatch).then((mistake) => {
+						queued.diagnosis = diagnoseMistake(mismatch, digests).then((mistake) => {
 							record.mistake = mistake;
 							queued.diagnosis = null;
 							inFlight -= 1;
