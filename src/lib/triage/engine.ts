@@ -23,6 +23,11 @@ export interface TriageOptions {
 	/** ±seconds a ts may differ from its logged time (default 300, the sandbox's). */
 	windowSeconds?: number;
 	hmac?: HmacEngine;
+	/**
+	 * False: every header and URL read by the core's parsers, not the fast readers first (the same
+	 * verdicts, slower; for comparing the two).
+	 */
+	fastPath?: boolean;
 	/** The input's size in bytes, when known, for progress. */
 	totalBytes?: number | null;
 	/** Once the first bytes have told the format (null: the file is empty). */
@@ -87,7 +92,8 @@ export async function triage(
 		signers: new Signers(engine),
 		nonces: new NonceLedger(),
 		windowSeconds,
-		nowMs: options.nowMs ?? Date.now()
+		nowMs: options.nowMs ?? Date.now(),
+		fastPath: options.fastPath !== false
 	};
 	// The diagnosis signs its variants with the same engine as the bulk path.
 	const digests = engine === 'noble' ? nobleDigests() : undefined;
