@@ -48,18 +48,28 @@ const MAX_KEYED = 256;
  * of its base string. Fails where hmac() fails: on an empty key.
  */
 export function nobleDigests(): DigestSigner {
-	const keyed = new Map<string, ReturnType<typeof nobleHmac.create>>();
+	type Keyed = ReturnType<typeof nobleHmac.create>;
+	const keyed = new Map<string, { state: Keyed; scratch: Keyed }>();
 	return (key, text, hash) => {
 		if (key.length === 0) throw new MacInputError('mac_key', { code: 'empty_key', params: {} });
 		const id = `${hash}\u0000${typeof key === 'string' ? `t${key}` : `b${hexOf(key)}`}`;
-		let state = keyed.get(id);
-		if (state === undefined) {
+		let entry = keyed.get(id);
+		if (entry === undefined) {
 			if (keyed.size >= MAX_KEYED) keyed.clear();
-			const bytes = typeof key === 'string' ? utf8Bytes(key) : key;
-			state = nobleHmac.create(hash === 'SHA-256' ? sha256 : sha1, bytes);
-			keyed.set(id, state);
+			const state = nobleHmac.create(
+				hash === 'SHA-256' ? sha256 : sha1,
+				typeof key === 'string' ? utf8Bytes(key) : key
+			);
+			entry = { state, scratch: state.clone() };
+			keyed.set(id, entry);
 		}
-		const bytes = state.clone().update(utf8Bytes(text)).digest();
+		const scratch = entry.state._cloneInto(entry.scratch);
+		if (text.length * 3 <= scratchText.length) {
+			const { written } = encoder.encodeInto(text, scratchText);
+			scratch.update(scratchText.subarray(0, written));
+		} else scratch.update(utf8Bytes(text));
+		const bytes = new Uint8Array(scratch.outputLen);
+		scratch.digestInto(bytes);
 		return { bytes, hex: hexOf(bytes), base64: toBase64(bytes) } satisfies Digest;
 	};
 }
