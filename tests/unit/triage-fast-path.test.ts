@@ -50,8 +50,12 @@ async function run(text: string, fast: boolean) {
 		hmac: fast ? 'noble' : 'subtle',
 		onVerdicts: (batch) => void records.push(...batch)
 	});
-	const { elapsedMs: _elapsed, hmac: _hmac, ...counts } = summary;
-	return { records, counts: counts satisfies Partial<TriageSummary> };
+	// Everything but the time taken and the engine's name.
+	const counts: Partial<TriageSummary> &
+		Pick<TriageSummary, 'groups' | 'mistakes' | 'unexplained'> = { ...summary };
+	delete counts.elapsedMs;
+	delete counts.hmac;
+	return { records, counts };
 }
 
 describe('the fast path and the full path', () => {

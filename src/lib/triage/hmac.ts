@@ -37,6 +37,14 @@ export function nobleSigner(macKey: string): (baseString: string) => string {
 	};
 }
 
+/** What of a keyed noble HMAC a diagnosis signer uses, whichever the hash. */
+interface Keyed {
+	readonly outputLen: number;
+	_cloneInto(to?: Keyed): Keyed;
+	update(bytes: Uint8Array): unknown;
+	digestInto(out: Uint8Array): void;
+}
+
 const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
 
 /** Keyed states a diagnosis signer keeps; past this many distinct keys it starts over. */
@@ -48,7 +56,6 @@ const MAX_KEYED = 256;
  * of its base string. Fails where hmac() fails: on an empty key.
  */
 export function nobleDigests(): DigestSigner {
-	type Keyed = ReturnType<typeof nobleHmac.create>;
 	const keyed = new Map<string, { state: Keyed; scratch: Keyed }>();
 	return (key, text, hash) => {
 		if (key.length === 0) throw new MacInputError('mac_key', { code: 'empty_key', params: {} });
@@ -56,11 +63,11 @@ export function nobleDigests(): DigestSigner {
 		let entry = keyed.get(id);
 		if (entry === undefined) {
 			if (keyed.size >= MAX_KEYED) keyed.clear();
-			const state = nobleHmac.create(
+			const state: Keyed = nobleHmac.create(
 				hash === 'SHA-256' ? sha256 : sha1,
 				typeof key === 'string' ? utf8Bytes(key) : key
 			);
-			entry = { state, scratch: state.clone() };
+			entry = { state, scratch: state._cloneInto() };
 			keyed.set(id, entry);
 		}
 		const scratch = entry.state._cloneInto(entry.scratch);
