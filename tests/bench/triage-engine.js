@@ -76,7 +76,7 @@ async function diagnoseAlone(log, keysPath, count) {
 	const { readRequests } = await load('triage/readers.ts');
 	const { checkRequest, diagnoseMistake } = await load('triage/verify.ts');
 	const { parseKeys } = await load('triage/keys.ts');
-	const { Signers } = await load('triage/hmac.ts');
+	const { Signers, nobleDigests } = await load('triage/hmac.ts');
 	const { NonceLedger } = await load('triage/tally.ts');
 	const context = {
 		keyring: parseKeys(readFileSync(keysPath, 'utf8')).keyring,
@@ -85,6 +85,8 @@ async function diagnoseAlone(log, keysPath, count) {
 		windowSeconds: 300,
 		nowMs: Date.now()
 	};
+	// As the engine diagnoses: every variant signed by noble, each key's state kept.
+	const digests = nobleDigests();
 	const inputs = [];
 	const reading = await readRequests(fileStream(log));
 	outer: for await (const items of reading.items) {
@@ -96,14 +98,14 @@ async function diagnoseAlone(log, keysPath, count) {
 		}
 	}
 	// Warm-up on a few, then each timed alone.
-	for (const input of inputs.slice(0, 20)) await diagnoseMistake(input);
+	for (const input of inputs.slice(0, 20)) await diagnoseMistake(input, digests);
 	const times = [];
 	/** @type {Record<string, number[]>} */
 	const byMistake = {};
 	const started = performance.now();
 	for (const input of inputs) {
 		const start = performance.now();
-		const mistake = await diagnoseMistake(input);
+		const mistake = await diagnoseMistake(input, digests);
 		const time = performance.now() - start;
 		times.push(time);
 		(byMistake[mistake] ??= []).push(time);

@@ -1,7 +1,7 @@
 // The triage of a whole file: read (readers.ts), verify each request (verify.ts), diagnose each
 // mismatch, group (tally.ts). The same function runs in the page's worker and under Node; it
 // reports through callbacks, in batches, and stops as soon as its signal aborts.
-import { Signers } from './hmac';
+import { nobleDigests, Signers } from './hmac';
 import { parseKeys, type Keyring } from './keys';
 import { readRequests } from './readers';
 import { NonceLedger, Tally } from './tally';
@@ -23,6 +23,11 @@ export interface TriageOptions {
 	/** ±seconds a ts may differ from its logged time (default 300, the sandbox's). */
 	windowSeconds?: number;
 	hmac?: HmacEngine;
+	/**
+	 * False: every header and URL read by the core's parsers, not the fast readers first (the same
+	 * verdicts, slower; for comparing the two).
+	 */
+	fastPath?: boolean;
 	/** The input's size in bytes, when known, for progress. */
 	totalBytes?: number | null;
 	/** Once the first bytes have told the format (null: the file is empty). */
@@ -87,8 +92,11 @@ export async function triage(
 		signers: new Signers(engine),
 		nonces: new NonceLedger(),
 		windowSeconds,
-		nowMs: options.nowMs ?? Date.now()
+		nowMs: options.nowMs ?? Date.now(),
+		fastPath: options.fastPath !== false
 	};
+	// The diagnosis signs its variants with the same engine as the bulk path.
+	const digests = engine === 'noble' ? nobleDigests() : undefined;
 
 	const reading = await readRequests(stream);
 	const { source } = reading;
@@ -167,7 +175,7 @@ export async function triage(
 					const queued: Queued = { record, diagnosis: null };
 					if (mismatch !== null) {
 						inFlight += 1;
-						queued.diagnosis = diagnoseMistake(mismatch).then((mistake) => {
+						queued.diagnosis = diagnoseMistake(mismatch, digests).then((mistake) => {
 							record.mistake = mistake;
 							queued.diagnosis = null;
 							inFlight -= 1;

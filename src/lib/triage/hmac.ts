@@ -1,11 +1,14 @@
 // HMAC-SHA-1 for the bulk path. SubtleCrypto costs an await per signature (and importKey once per
 // key); @noble/hashes computes each key's inner and outer state once and then only hashes the base
 // string, synchronously. `npm run bench -- --triage` measures both, and noble is the faster by an
-// order of magnitude per signature, so the engine uses it; SubtleCrypto stays selectable. The
-// playground's single signature and the diagnosis keep the core's SubtleCrypto hmac().
+// order of magnitude per signature, so the engine uses it, for the bulk path and for the variants
+// a diagnosis signs; SubtleCrypto stays selectable. The playground's single signature and /verify's
+// diagnosis keep the core's SubtleCrypto hmac().
 import { hmac as nobleHmac } from '@noble/hashes/hmac.js';
 import { sha1 } from '@noble/hashes/legacy.js';
-import { toBase64, utf8Bytes } from '$lib/mac';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { MacInputError, toBase64, utf8Bytes, type Digest } from '$lib/mac';
+import type { DigestSigner } from '$lib/verify/diagnosis/diagnose';
 import type { HmacEngine } from './types';
 
 /** Signs base strings with one mac_key: the header's `mac`, Base64 of HMAC-SHA-1. */
@@ -32,6 +35,56 @@ export function nobleSigner(macKey: string): (baseString: string) => string {
 		scratch.digestInto(digest);
 		return toBase64(digest);
 	};
+}
+
+/** What of a keyed noble HMAC a diagnosis signer uses, whichever the hash. */
+interface Keyed {
+	readonly outputLen: number;
+	_cloneInto(to?: Keyed): Keyed;
+	update(bytes: Uint8Array): unknown;
+	digestInto(out: Uint8Array): void;
+}
+
+const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
+
+/** Keyed states a diagnosis signer keeps; past this many distinct keys it starts over. */
+const MAX_KEYED = 256;
+
+/**
+ * The core's hmac() computed by noble, synchronously, for a diagnosis's variants: each distinct
+ * key (as given, trimmed, decoded…) and hash is keyed once and kept, so a variant costs the hashing
+ * of its base string. Fails where hmac() fails: on an empty key.
+ */
+export function nobleDigests(): DigestSigner {
+	const keyed = new Map<string, { state: Keyed; scratch: Keyed }>();
+	return (key, text, hash) => {
+		if (key.length === 0) throw new MacInputError('mac_key', { code: 'empty_key', params: {} });
+		const id = `${hash}\u0000${typeof key === 'string' ? `t${key}` : `b${hexOf(key)}`}`;
+		let entry = keyed.get(id);
+		if (entry === undefined) {
+			if (keyed.size >= MAX_KEYED) keyed.clear();
+			const state: Keyed = nobleHmac.create(
+				hash === 'SHA-256' ? sha256 : sha1,
+				typeof key === 'string' ? utf8Bytes(key) : key
+			);
+			entry = { state, scratch: state._cloneInto() };
+			keyed.set(id, entry);
+		}
+		const scratch = entry.state._cloneInto(entry.scratch);
+		if (text.length * 3 <= scratchText.length) {
+			const { written } = encoder.encodeInto(text, scratchText);
+			scratch.update(scratchText.subarray(0, written));
+		} else scratch.update(utf8Bytes(text));
+		const bytes = new Uint8Array(scratch.outputLen);
+		scratch.digestInto(bytes);
+		return { bytes, hex: hexOf(bytes), base64: toBase64(bytes) } satisfies Digest;
+	};
+}
+
+function hexOf(bytes: Uint8Array): string {
+	let hex = '';
+	for (let i = 0; i < bytes.length; i++) hex += HEX[bytes[i] as number];
+	return hex;
 }
 
 /** SubtleCrypto with the key imported once; one await per base string. */

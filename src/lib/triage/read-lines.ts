@@ -20,7 +20,8 @@ type Field = (typeof FIELDS)[number];
 function fieldsOf(object: Record<string, unknown>): Partial<Record<Field, unknown>> {
 	const found: Partial<Record<Field, unknown>> = {};
 	for (const name of Object.keys(object)) {
-		const field = FIELDS.find((known) => known === name.toLowerCase());
+		const lower = name.toLowerCase();
+		const field = FIELDS.find((known) => known === lower);
 		if (field !== undefined && !(field in found)) found[field] = member(object, name);
 	}
 	return found;

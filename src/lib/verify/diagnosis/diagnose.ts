@@ -18,6 +18,7 @@ import {
 	renderBaseString,
 	sameMac,
 	variantIdentity,
+	type HashName,
 	type SigningInputs
 } from './signing-inputs';
 import type { Diagnosis, Reproduction } from './verdict';
@@ -38,6 +39,22 @@ export interface DiagnoseInput {
 	knownHosts?: readonly string[];
 }
 
+/**
+ * An HMAC as the core's hmac() computes it: the key (text as UTF-8, or bytes as they are), the
+ * text as UTF-8, SHA-1 or SHA-256. It must throw (or reject) where hmac() does, on an empty key. A
+ * triage of many mismatches passes a synchronous one that keeps each key's state.
+ */
+export type DigestSigner = (
+	key: string | Uint8Array,
+	text: string,
+	hash: HashName
+) => Digest | Promise<Digest>;
+
+export interface DiagnoseOptions {
+	/** The HMAC every variant is signed with; the core's hmac() (SubtleCrypto) by default. */
+	hmac?: DigestSigner;
+}
+
 interface Variant {
 	inputs: SigningInputs;
 	parts: { mistake: Mistake; candidate: Candidate }[];
@@ -49,7 +66,10 @@ interface Variant {
  * base string, key, hash and encoding are computed once, and only those whose hash and encoding
  * can produce a mac shaped like the customer's are computed at all.
  */
-export async function diagnose(input: DiagnoseInput): Promise<Diagnosis> {
+export async function diagnose(
+	input: DiagnoseInput,
+	options: DiagnoseOptions = {}
+): Promise<Diagnosis> {
 	const target = requestTarget(input.url, { uri: input.uriForm ?? 'browser' });
 	const scheme = target.href.startsWith('http:') ? 'http' : 'https';
 	const context: MistakeContext = {
@@ -75,7 +95,7 @@ export async function diagnose(input: DiagnoseInput): Promise<Diagnosis> {
 		encoding: 'base64'
 	};
 	const customerMac = authorization.mac.trim();
-	const digests = new DigestCache();
+	const digests = new DigestCache(options.hmac ?? hmac);
 	const expectedBaseString = renderBaseString(correct);
 	const expectedMac = (await digests.get(correct, expectedBaseString)).base64;
 	const base = {
@@ -231,13 +251,14 @@ function unexplainedMessage(mac: string): Text {
 
 /** One HMAC per distinct base string, key and hash; the encodings are renderings of it. */
 class DigestCache {
-	#digests = new Map<string, Promise<Digest>>();
+	#digests = new Map<string, Digest | Promise<Digest>>();
+	constructor(readonly sign: DigestSigner) {}
 
-	get(inputs: SigningInputs, text: string): Promise<Digest> {
+	get(inputs: SigningInputs, text: string): Digest | Promise<Digest> {
 		const id = `${keyIdentity(inputs.key)}\u0000${inputs.hash}\u0000${text}`;
 		let digest = this.#digests.get(id);
 		if (digest === undefined) {
-			digest = hmac(inputs.key, text, inputs.hash);
+			digest = this.sign(inputs.key, text, inputs.hash);
 			this.#digests.set(id, digest);
 		}
 		return digest;

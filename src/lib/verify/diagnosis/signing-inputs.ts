@@ -1,5 +1,5 @@
 import type { Text } from '$lib/i18n/text';
-import { baseString, baseStringLines, toHex, type Digest } from '$lib/mac';
+import { baseString, toHex, type Digest } from '$lib/mac';
 
 export type HashName = 'SHA-1' | 'SHA-256';
 export type DigestEncoding =
@@ -38,16 +38,36 @@ export function renderBaseString(inputs: SigningInputs): string {
 		port: inputs.port,
 		ext: inputs.ext
 	};
-	if (inputs.lineEnd === '\n' && inputs.ending === 'terminated') return baseString(fields);
-	const values = baseStringLines(fields).map((line) => line.value);
+	// The core's baseString checks each line and lays them out; the other layouts are the same
+	// seven values (text, once it has not thrown), in the spec's order.
+	const standard = baseString(fields);
+	if (inputs.lineEnd === '\n' && inputs.ending === 'terminated') return standard;
+	const values = [
+		fields.ts,
+		fields.nonce,
+		fields.method,
+		fields.uri,
+		fields.host,
+		String(fields.port),
+		fields.ext ?? ''
+	];
 	if (inputs.ending === 'joined') return values.join(inputs.lineEnd);
 	const text = values.map((value) => value + inputs.lineEnd).join('');
 	return inputs.ending === 'extra-lf' ? `${text}${inputs.lineEnd}` : text;
 }
 
+/** Key bytes already written out: a diagnosis asks for the same few keys hundreds of times. */
+const byteKeyIdentities = new WeakMap<Uint8Array, string>();
+
 /** Identifies the key bytes for de-duplication; stays in memory, never in a result. */
 export function keyIdentity(key: string | Uint8Array): string {
-	return typeof key === 'string' ? `text:${key}` : `bytes:${toHex(key)}`;
+	if (typeof key === 'string') return `text:${key}`;
+	let identity = byteKeyIdentities.get(key);
+	if (identity === undefined) {
+		identity = `bytes:${toHex(key)}`;
+		byteKeyIdentities.set(key, identity);
+	}
+	return identity;
 }
 
 /** Two variants with the same identity give the same mac, so only one of them is computed. */
