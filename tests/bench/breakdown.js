@@ -4,6 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
+const UNMAPPED = '(unmapped)';
 const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
 /**
@@ -52,8 +53,9 @@ export function decodeMappings(mappings) {
 
 /**
  * Bytes of `code` per source, by the map: each segment's generated text belongs to its source up
- * to the next segment. Text that no segment maps (in a Svelte component, the templates hoisted
- * above its code) is counted with the next source mapped after it, or as '(unmapped)' at the end.
+ * to the next segment. Text that no segment maps is counted with the next mapped source when that
+ * is a component (Svelte hoists its templates above its code, unmapped), else as '(unmapped)'
+ * (the message functions of src/lib/i18n/locale-variants.ts, bundler glue).
  * @param {string} code
  * @param {{ sources: string[], mappings: string }} map
  * @returns {Map<string, number>}
@@ -68,7 +70,9 @@ export function bytesBySource(code, map) {
 			return;
 		}
 		const name = map.sources[source] ?? '(unknown)';
-		bytes.set(name, (bytes.get(name) ?? 0) + count + unmapped);
+		const carried = name.endsWith('.svelte') ? unmapped : 0;
+		bytes.set(name, (bytes.get(name) ?? 0) + count + carried);
+		if (carried === 0 && unmapped > 0) bytes.set(UNMAPPED, (bytes.get(UNMAPPED) ?? 0) + unmapped);
 		unmapped = 0;
 	};
 	const lines = code.split('\n');
@@ -85,7 +89,7 @@ export function bytesBySource(code, map) {
 		}
 		add(source, length - Buffer.byteLength(line.slice(0, previous)));
 	}
-	if (unmapped > 0) bytes.set('(unmapped)', unmapped);
+	if (unmapped > 0) bytes.set(UNMAPPED, (bytes.get(UNMAPPED) ?? 0) + unmapped);
 	return bytes;
 }
 

@@ -6,12 +6,12 @@ import type { MacInputError } from '$lib/mac';
 import { m } from '$lib/paraglide/messages.js';
 import { Loaded } from '$lib/ui/loaded.svelte';
 
-// Made at the first error, never on the English page (whose build drops it).
-let table: Loaded<typeof import('./mac-error-text')> | null = null;
+// Made when the module is, outside any component (state made while a template or a $derived runs
+// would not be tracked by it); the English build drops it.
+const table = m.frame_locale() === 'en' ? null : new Loaded(() => import('./mac-error-text'));
 
 /** The error's message, or '' for the moment its language's table is loading. */
 export function macErrorTextLazy(error: MacInputError): string {
-	if (m.frame_locale() === 'en') return error.message;
-	table ??= new Loaded(() => import('./mac-error-text'));
+	if (m.frame_locale() === 'en' || table === null) return error.message;
 	return table.get()?.macErrorText(error) ?? '';
 }

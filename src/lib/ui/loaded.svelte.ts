@@ -1,6 +1,7 @@
 /**
  * A module fetched the first time something asks for it: `get()` starts the load and gives null
- * until it is in, then the module; whatever read it (a template, a $derived) updates then.
+ * until it is in, then the module; whatever read it (a template, a $derived) updates then. Make
+ * it outside a template or a $derived: one made while they run is not tracked by them.
  */
 export class Loaded<T> {
 	#value = $state.raw<T | null>(null);
