@@ -81,9 +81,10 @@ export async function writeBareProject(project, into) {
  * Runs `vite build` in `cwd` with the project's vite, BASE_PATH unset.
  * @param {string} project where vite is installed
  * @param {string} cwd
+ * @param {string[]} [args] more arguments for `vite build`
  * @returns {Promise<number>} milliseconds taken
  */
-export async function viteBuild(project, cwd) {
+export async function viteBuild(project, cwd, args = []) {
 	const env = { ...process.env };
 	delete env.BASE_PATH;
 	const started = performance.now();
@@ -91,7 +92,7 @@ export async function viteBuild(project, cwd) {
 	/** @type {Buffer[]} */
 	const output = [];
 	const code = await new Promise((done, fail) => {
-		const child = spawn(process.execPath, [vite, 'build'], { cwd, env, stdio: 'pipe' });
+		const child = spawn(process.execPath, [vite, 'build', ...args], { cwd, env, stdio: 'pipe' });
 		child.stdout.on('data', (chunk) => output.push(chunk));
 		child.stderr.on('data', (chunk) => output.push(chunk));
 		child.once('error', fail);

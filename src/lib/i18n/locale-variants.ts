@@ -288,13 +288,16 @@ export function localeVariants(options: LocaleVariantOptions): Plugin {
 			for (const source of options.pathPattern)
 				this.addWatchFile(join(options.root, source.replace('{locale}', locale)));
 			try {
-				return rewriteMessages(code, {
+				const rewritten = rewriteMessages(code, {
 					own: textsOf(locale),
 					base: textsOf(options.baseLocale),
 					module: (key) => messageId(locale, key),
 					markup: file.endsWith('.svelte'),
 					file
 				});
+				// Every line stays where it was (only columns on a line with a message move), so the
+				// source map of what follows still points into this file: map null keeps the chain.
+				return { code: rewritten, map: null };
 			} catch (error) {
 				this.error(error instanceof Error ? error.message : String(error));
 			}

@@ -1,8 +1,6 @@
 import {
 	authorizationHeader,
-	cmdCurlCommand,
 	curlCommand,
-	powershellCommand,
 	hmac,
 	MacInputError,
 	type Digest,
@@ -23,10 +21,10 @@ export interface SignInput {
 export interface SignedOutputs {
 	digest: Digest;
 	header: string;
-	/** For bash; `cmd` and `powershell` send the same request from Windows. */
+	/** For bash; WindowsCommands builds the same request for cmd and PowerShell from `href`. */
 	curl: string;
-	cmd: string;
-	powershell: string;
+	/** The URL exactly as signed. */
+	href: string;
 }
 
 /** Signature, header and the commands that send it, for one base string: the async end of the playground's chain. */
@@ -43,8 +41,7 @@ export async function signOutputs(input: SignInput): Promise<Outcome<SignedOutpu
 				digest,
 				header,
 				curl: curlCommand(input.href, header),
-				cmd: cmdCurlCommand(input.href, header),
-				powershell: powershellCommand(input.href, header)
+				href: input.href
 			}
 		};
 	} catch (error) {

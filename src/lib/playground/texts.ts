@@ -3,7 +3,7 @@
 // imported by a component, it is copied per language (src/lib/i18n/locale-variants.ts).
 // Where English differs, the test of the locale is written out at the spot: it compiles to a
 // constant comparison, so the English page carries none of the other branch.
-import { macErrorText } from '$lib/i18n/mac-error-text';
+import { macErrorTextLazy } from '$lib/i18n/mac-error-text-lazy';
 import { m } from '$lib/paraglide/messages.js';
 import type { FieldMessage } from '$lib/ui/FieldNote.svelte';
 import type { Operation, ScopeReason } from './operation';
@@ -81,7 +81,7 @@ export function noteText(note: PlaygroundNote): string {
 		case 'scope':
 			return scopeReasonText(note.reason);
 		case 'error':
-			return macErrorText(note.error);
+			return macErrorTextLazy(note.error);
 	}
 }
 

@@ -35,14 +35,6 @@ export interface SendResult {
 	explanation: Explanation | null;
 }
 
-function summarize(outcome: SendOutcome, explanation: Explanation | null): Text {
-	if (outcome.kind === 'fault') return outcome.message;
-	const { status, elapsedMs: ms } = outcome;
-	return explanation?.kind === 'error'
-		? text('status_attempt_error', { status, code: explanation.code, ms })
-		: text('status_attempt', { status, ms });
-}
-
 /** What is wrong with the relay's address, in words for the person who typed it. */
 export function proxyProblem(error: Error): Text {
 	if (!(error instanceof ProxySettingError)) return text('status_proxy_scheme');
@@ -151,87 +143,15 @@ export class Sender {
 	async send(): Promise<void> {
 		if (this.busy || this.cannotSend) return;
 		this.busy = true;
-		this.attempts = [];
-		this.gaveUp = false;
 		const before = this.result;
 		try {
-			for (let number = 1; number <= MAX_ATTEMPTS; number++) {
-				if (number > 1)
-					await new Promise((done) => setTimeout(done, RETRY_DELAY_MS * (number - 1)));
-				const result = await this.#sendOnce();
-				if (!result) return;
-				this.result = result;
-				const serverError =
-					result.explanation?.kind === 'error' && result.explanation.code === 'server_error';
-				this.attempts.push({
-					number,
-					atMs: Date.now(),
-					summary: summarize(result.outcome, result.explanation),
-					serverError
-				});
-				if (!serverError) break;
-				if (number === MAX_ATTEMPTS) this.gaveUp = true;
-			}
-			const explanation = this.result?.explanation;
-			if (
-				explanation?.kind === 'error' &&
-				(explanation.code === 'forbidden' || explanation.code === 'not_found')
-			) {
-				this.refused = { key: this.requestKey, code: explanation.code };
-			}
+			// Sending, its retries and the explaining of answers load on the first Send, not with the page.
+			const { sendWithRetries } = await import('./send-run');
+			await sendWithRetries(this, this.#playground, this.#sandbox);
 		} finally {
 			this.#answerAwaitsFocus = this.result !== before;
 			this.busy = false;
 		}
-	}
-
-	/** One request with a fresh nonce (unless the user typed one) and the ts of this moment. */
-	async #sendOnce(): Promise<SendResult | null> {
-		if (!this.#playground.nonceFixed) this.#playground.newNonce();
-		// What is signed, read together with the signature it gives.
-		const kid = this.#playground.kid;
-		const ts = this.#playground.ts;
-		const macKey = this.#playground.macKey;
-		const signed = await this.#playground.signed;
-		const upstreamUrl = this.upstreamUrl;
-		const requestUrl = this.requestUrl;
-		if (!signed?.ok || upstreamUrl === null || requestUrl === null) return null;
-		const authorization = this.omitAuthorization ? null : signed.value.header;
-		const kidUnknownToSandbox = this.target === 'sandbox' && !this.#sandbox.issued(kid);
-		// Sending and explaining are loaded on the first Send, not with the page.
-		const [{ sendRequest }, { explainResponse }] = await Promise.all([
-			import('./send'),
-			import('./explain')
-		]);
-		const sentAtMs = Date.now();
-		const outcome = await sendRequest({
-			target: this.target,
-			requestUrl,
-			authorization,
-			sandbox: (request) => this.#sandbox.handle(request)
-		});
-		const explanation =
-			outcome.kind === 'response' && outcome.relayError === null
-				? explainResponse({
-						status: outcome.status,
-						body: outcome.body,
-						date: outcome.headers.find(([name]) => name === 'date')?.[1] ?? null,
-						receivedAtMs: Date.now(),
-						sentAtMs,
-						ts: authorization === null ? null : ts
-					})
-				: null;
-		return {
-			target: this.target,
-			upstreamUrl,
-			requestUrl,
-			kid,
-			kidUnknownToSandbox,
-			authorization,
-			signedRequest: { curl: signed.value.curl, macKey },
-			outcome,
-			explanation
-		};
 	}
 }
 
