@@ -26,7 +26,7 @@ export {
 	type Keyring,
 	type ParsedKeys
 } from './keys';
-export { detectFormat, readRequests, type Reading } from './readers';
+export { detectFormat, readRequests, type Reading } from './read/readers';
 export { DEFAULT_WINDOW_SECONDS, triage, triageText, type TriageOptions } from './engine';
 export {
 	CSV_COLUMNS,

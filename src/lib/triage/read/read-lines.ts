@@ -2,7 +2,7 @@
 // `MAC …` header wherever they stand in the line.
 import { isObject, member } from '$lib/verify/paste/parsed-request';
 import { logLineTime, type SentAt } from '$lib/verify/paste/sent-at';
-import type { ReadItem } from './types';
+import type { ReadItem } from '../types';
 
 const unreadable = (
 	number: number,

@@ -7,7 +7,7 @@ import { isObject, member } from '$lib/verify/paste/parsed-request';
 import { HarScanner, type HarScan } from './har-scanner';
 import { readLogLine, readNdjsonLine } from './read-lines';
 import { TextSource, linesOf } from './text-source';
-import type { ReadItem, TriageFormat } from './types';
+import type { ReadItem, TriageFormat } from '../types';
 
 /** How much of the start detection looks at, past the first character that is not white space. */
 const SNIFF_LENGTH = 256;
