@@ -15,7 +15,7 @@ import {
 } from '$lib/mac';
 import { MAC_ERROR_TEXTS, macDetailText, macErrorText } from '$lib/i18n/mac-error-text';
 import { urlNoteText } from '$lib/playground/texts';
-import { BASE_STRING_RULES, browserRewrites } from '$lib/mac';
+import { BASE_STRING_RULES, browserRewrites, urlRewrites } from '$lib/mac';
 
 // The same text modules compiled in Chinese, as a Chinese page imports them (locale-variants.ts).
 const chinese = (await import('$lib/i18n/mac-error-text.ts?locale=zh-CN' as string)) as Awaited<
@@ -160,24 +160,28 @@ describe('messages/core in Chinese', () => {
 
 describe("the browser's URL rewrites, said by the playground", () => {
 	const url = "HTTPS://Open.TapAPIs.cn?a=it's b\\c";
-	it('in English as the core says them', () => {
-		const changes = browserRewrites(url);
-		expect(changes.length).toBeGreaterThan(2);
+	// Every kind of rewrite: the host's case, the empty path, encoded characters (a space, a control
+	// character), dropped line breaks and resolved dot segments.
+	const urls = [url, 'https://h/a\tb', 'https://h/a/../b', 'https://h/a b', 'https://h/a\u0001b'];
+	const changes = urls.flatMap(urlRewrites);
+
+	it('in English as the core words them', () => {
+		expect(new Set(changes.map((change) => change.kind)).size).toBe(5);
 		expect(urlNoteText({ sentAs: null, changes })).toMatch(
 			/^The host is sent in lower case, the empty path is sent as \/, /
+		);
+		// The core's own English wording of the same rewrites is the oracle.
+		expect(urlNoteText({ sentAs: 'https://h/', changes })).toContain(
+			urls.flatMap(browserRewrites).join(', ')
 		);
 	});
 
 	it('in Chinese, every one of them', () => {
-		const changes = [
-			...browserRewrites(url),
-			...browserRewrites('https://h/a/../b\t'),
-			...browserRewrites('https://h/a b')
-		];
 		const text = chinesePlayground.urlNoteText({ sentAs: 'https://h/', changes });
 		expect(text).toMatch(/^实际发出的是 https:\/\/h\/：请求域名以小写发出，空路径以 \/ 发出/);
 		expect(text).toContain('空格 以 %20 发出');
 		expect(text).toContain("' 以 %27 发出");
+		expect(text).toContain('U+0001 以 %01 发出');
 		expect(text).not.toMatch(/is sent|left out|resolved/);
 	});
 });

@@ -61,16 +61,11 @@ describe('messages compiled into a component', () => {
 	const own = { a_title: '标题', a_code: '用 `ts` 签算', a_count: '{count} 个' };
 	const base = { a_title: 'Title', a_code: 'Sign with `ts`', a_count: '{count} of them' };
 	const header = '<script lang="ts">\n\timport { m } from \'$lib/paraglide/messages.js\';\n';
+	const options = { own, base, module: (key: string) => `/zh/${key}.js`, markup: true, file: 'X' };
 
 	it('writes a message without variables into markup, code in <code>, braces escaped', () => {
 		const source = `${header}\tconst x = m.a_title();\n</script>\n<h1 title={m.a_title()}>{m.a_code()}</h1>`;
-		const out = rewriteMessages(source, {
-			own,
-			base,
-			module: (key: string) => `/zh/${key}.js`,
-			markup: true,
-			file: 'X'
-		});
+		const out = rewriteMessages(source, options);
 		expect(out).toContain('<h1 title="标题">用 <code>ts</code> 签算</h1>');
 		expect(out).toContain('const x = "标题";');
 		expect(out).not.toContain('$lib/paraglide');
@@ -79,25 +74,12 @@ describe('messages compiled into a component', () => {
 
 	it("calls the locale module's own function for a message with variables", () => {
 		const source = `${header}</script>\n<p>{m.a_count({ count: n })}</p>`;
-		const out = rewriteMessages(source, {
-			own,
-			base,
-			module: (key: string) => `/zh/${key}.js`,
-			markup: true,
-			file: 'X'
-		});
+		const out = rewriteMessages(source, options);
 		expect(out).toContain('import { a_count as __m_a_count } from "/zh/a_count.js";');
 		expect(out).toContain('{__m_a_count({ count: n })}');
 	});
 
 	it('refuses a key no file has, and any use of m but a call', () => {
-		const options = {
-			own,
-			base,
-			module: (key: string) => `/zh/${key}.js`,
-			markup: true,
-			file: 'X'
-		};
 		expect(() => rewriteMessages(`${header}</script>{m.nope()}`, options)).toThrow(/nope/);
 		expect(() => rewriteMessages(`${header}\tconst f = m['a_title'];</script>`, options)).toThrow(
 			/m\.key/

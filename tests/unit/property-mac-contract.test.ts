@@ -76,6 +76,7 @@ const SYNC: Record<string, (args: unknown[]) => unknown> = {
 	requestTarget: ([a, b]) => core.requestTarget(a as string, b as core.RequestTargetOptions),
 	writtenTarget: ([a]) => core.writtenTarget(a as string),
 	browserRewrites: ([a]) => core.browserRewrites(a as string),
+	urlRewrites: ([a]) => core.urlRewrites(a as string),
 	isTimestamp: ([a]) => core.isTimestamp(a as string),
 	randomNonce: ([a]) => core.randomNonce(a as core.NonceKind),
 	padTimestamp: ([a, b]) => core.padTimestamp(a as string, b as boolean),

@@ -31,6 +31,8 @@ export {
 } from './header';
 export {
 	browserRewrites,
+	urlRewrites,
+	type UrlRewrite,
 	requestTarget,
 	writtenTarget,
 	type RequestTarget,

@@ -106,12 +106,21 @@ function encodeBytes(char: string): string {
 	).join('');
 }
 
+/** One thing a browser changes between the URL as written and the URL it sends. */
+export type UrlRewrite =
+	| { kind: 'host-lower-case' }
+	| { kind: 'empty-path' }
+	| { kind: 'breaks-dropped' }
+	/** `char` is sent as `escaped`; `shown` is how a sentence shows it (U+0001 for a control). */
+	| { kind: 'encoded'; char: string; shown: string; escaped: string }
+	| { kind: 'dot-segments' };
+
 /**
- * What a browser changes between the URL as written and the URL it sends, in short phrases such
- * as "' is sent as %27"; empty when it sends the URL as written. For a URL that cannot be signed,
- * empty too: `requestTarget` says what is wrong with it.
+ * What a browser changes between the URL as written and the URL it sends, as data a page words in
+ * its language; empty when it sends the URL as written. For a URL that cannot be signed, empty
+ * too: `requestTarget` says what is wrong with it.
  */
-export function browserRewrites(url: string): string[] {
+export function urlRewrites(url: string): UrlRewrite[] {
 	let sent: RequestTarget;
 	try {
 		sent = requestTarget(url);
@@ -120,12 +129,12 @@ export function browserRewrites(url: string): string[] {
 		throw error;
 	}
 	const written = writtenTarget(url);
-	const changes: string[] = [];
+	const changes: UrlRewrite[] = [];
 	if (written.host !== sent.host && written.host.toLowerCase() === sent.host)
-		changes.push('the host is sent in lower case');
+		changes.push({ kind: 'host-lower-case' });
 	const from = written.uri;
 	const to = sent.uri;
-	if (from === '' || from.startsWith('?')) changes.push('the empty path is sent as /');
+	if (from === '' || from.startsWith('?')) changes.push({ kind: 'empty-path' });
 	const encoded = new Map<string, string>();
 	let i = 0;
 	let j = withSlash(from) === from ? 0 : 1;
@@ -151,16 +160,37 @@ export function browserRewrites(url: string): string[] {
 			j += 1;
 		} else break;
 	}
-	if (dropped) changes.push('tabs and line breaks are left out');
-	for (const [char, escaped] of encoded) changes.push(`${describe(char)} is sent as ${escaped}`);
-	if (i < from.length || j < to.length)
-		changes.push('the path is resolved (/./ and /../ taken out)');
+	if (dropped) changes.push({ kind: 'breaks-dropped' });
+	for (const [char, escaped] of encoded)
+		changes.push({ kind: 'encoded', char, shown: shownChar(char), escaped });
+	if (i < from.length || j < to.length) changes.push({ kind: 'dot-segments' });
 	return changes;
 }
 
-function describe(char: string): string {
-	if (char === ' ') return 'a space';
+/** A character as a sentence can show it: a control character by its code point. */
+function shownChar(char: string): string {
 	const code = char.codePointAt(0) ?? 0;
 	if (code < 0x20 || code === 0x7f) return `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
 	return char;
+}
+
+/** A rewrite in the core's English words, such as "' is sent as %27". */
+function rewriteEnglish(rewrite: UrlRewrite): string {
+	switch (rewrite.kind) {
+		case 'host-lower-case':
+			return 'the host is sent in lower case';
+		case 'empty-path':
+			return 'the empty path is sent as /';
+		case 'breaks-dropped':
+			return 'tabs and line breaks are left out';
+		case 'encoded':
+			return `${rewrite.char === ' ' ? 'a space' : rewrite.shown} is sent as ${rewrite.escaped}`;
+		case 'dot-segments':
+			return 'the path is resolved (/./ and /../ taken out)';
+	}
+}
+
+/** What a browser changes, in the core's English words (urlRewrites, worded). */
+export function browserRewrites(url: string): string[] {
+	return urlRewrites(url).map(rewriteEnglish);
 }

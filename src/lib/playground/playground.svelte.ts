@@ -3,7 +3,6 @@ import {
 	attempt,
 	baseString,
 	baseStringLines,
-	browserRewrites,
 	checkHeaderValue,
 	CredentialError,
 	isSupportedAlgorithm,
@@ -17,11 +16,13 @@ import {
 	padTimestamp,
 	timestamp,
 	timestampToDate,
+	urlRewrites,
 	type BaseStringInput,
 	type Credential,
 	type Outcome,
 	type PastedJson,
-	type NonceKind
+	type NonceKind,
+	type UrlRewrite
 } from '$lib/mac';
 import { BASE_URLS, type Region } from '$lib/account-api/deployments';
 import type { Sandbox } from '$lib/sandbox/sandbox.svelte';
@@ -84,8 +85,8 @@ export interface CredentialPasteResult {
 export interface UrlNote {
 	/** The URL as it goes out, when the user typed it by hand; null for a composed one. */
 	sentAs: string | null;
-	/** What a browser's URL parser changes, in the core's words (browserRewrites). */
-	changes: string[];
+	/** What a browser's URL parser changes (the core's urlRewrites). */
+	changes: UrlRewrite[];
 }
 
 /** A piece of ignored text: short, and never with the mac_key in it. */
@@ -198,7 +199,7 @@ export class Playground {
 	);
 	/** Why the URL that goes out differs from the one written, or null when it does not. */
 	readonly urlNote: UrlNote | null = $derived.by(() => {
-		const changes = browserRewrites(this.writtenUrl);
+		const changes = urlRewrites(this.writtenUrl);
 		if (!this.target.ok || changes.length === 0) return null;
 		return { sentAs: this.customUrl === null ? null : this.target.value.href, changes };
 	});

@@ -4,6 +4,7 @@
 // Where English differs, the test of the locale is written out at the spot: it compiles to a
 // constant comparison, so the English page carries none of the other branch.
 import { macErrorTextLazy } from '$lib/i18n/mac-error-text-lazy';
+import type { UrlRewrite } from '$lib/mac';
 import { m } from '$lib/paraglide/messages.js';
 import type { FieldMessage } from '$lib/ui/FieldNote.svelte';
 import type { Operation, ScopeReason } from './operation';
@@ -90,20 +91,23 @@ export function fieldMessage(problem: FieldProblem | null | undefined): FieldMes
 	return problem ? { message: noteText(problem.note), blocking: problem.blocking } : null;
 }
 
-/** One of the core's browserRewrites, in this language (its English as it is). */
-function rewriteText(change: string): string {
-	if (m.frame_locale() === 'en') return change;
-	if (change === 'the host is sent in lower case') return m.playground_rewrite_host();
-	if (change === 'the empty path is sent as /') return m.playground_rewrite_empty_path();
-	if (change === 'tabs and line breaks are left out') return m.playground_rewrite_breaks();
-	if (change === 'the path is resolved (/./ and /../ taken out)')
-		return m.playground_rewrite_dot_segments();
-	const encoded = /^(.+) is sent as (\S+)$/.exec(change);
-	if (encoded) {
-		const char = encoded[1] === 'a space' ? m.playground_rewrite_space() : (encoded[1] ?? '');
-		return m.playground_rewrite_encoded({ char, escaped: encoded[2] ?? '' });
+/** One of the core's URL rewrites, in this language. */
+function rewriteText(rewrite: UrlRewrite): string {
+	switch (rewrite.kind) {
+		case 'host-lower-case':
+			return m.playground_rewrite_host();
+		case 'empty-path':
+			return m.playground_rewrite_empty_path();
+		case 'breaks-dropped':
+			return m.playground_rewrite_breaks();
+		case 'dot-segments':
+			return m.playground_rewrite_dot_segments();
+		case 'encoded':
+			return m.playground_rewrite_encoded({
+				char: rewrite.char === ' ' ? m.playground_rewrite_space() : rewrite.shown,
+				escaped: rewrite.escaped
+			});
 	}
-	return change;
 }
 
 export function urlNoteText(note: UrlNote): string {
