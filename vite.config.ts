@@ -13,6 +13,20 @@ function baseUrl(region: Region): string {
 	return process.env[deployment.baseUrlVariable] || deployment.defaultBaseUrl;
 }
 
+/**
+ * Modules every page loads: Svelte's runtime and Kit's client (all the packages the browser gets),
+ * the bundler's helpers (Vite's preloading of a lazy module's CSS, Rolldown's runtime), and the
+ * frame's language-neutral modules (which language a URL is in, the offer of the Chinese page).
+ */
+function onEveryPage(id: string): boolean {
+	return (
+		/[\\/]node_modules[\\/]/.test(id) ||
+		/^\0(vite\/preload-helper|rolldown\/runtime)/.test(id) ||
+		/[\\/]src[\\/]lib[\\/]i18n[\\/](locale|offer)\.ts$/.test(id) ||
+		/[\\/]project\.inlang[\\/]settings\.json$/.test(id)
+	);
+}
+
 export default defineConfig({
 	plugins: [
 		// Compiles messages/<area>/<locale>.json into src/lib/paraglide (git-ignored) at every build, dev
@@ -40,10 +54,10 @@ export default defineConfig({
 		rolldownOptions: {
 			output: {
 				codeSplitting: {
-					// Svelte's runtime and Kit's client (all the packages the browser gets) in one file rather
-					// than split by which pages import which part: every page needs nearly all of it, and one
-					// file compresses better than several (about 0.8 kB less gzip on the playground).
-					groups: [{ name: 'framework', test: /[\\/]node_modules[\\/]/ }]
+					// What every page loads, in one file rather than split by which pages import which part:
+					// every page needs nearly all of it, and one file compresses better than several, each
+					// with its own header and no context shared with the others.
+					groups: [{ name: 'framework', test: onEveryPage }]
 				}
 			}
 		}
