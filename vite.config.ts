@@ -16,15 +16,29 @@ function baseUrl(region: Region): string {
 /**
  * Modules every page loads: Svelte's runtime and Kit's client (all the packages the browser gets),
  * the bundler's helpers (Vite's preloading of a lazy module's CSS, Rolldown's runtime), and the
- * frame's language-neutral modules (which language a URL is in, the offer of the Chinese page).
+ * frame's language-neutral modules (which language a URL is in, the offer of the Chinese page, how a
+ * message splits into text and code).
  */
 function onEveryPage(id: string): boolean {
 	return (
 		/[\\/]node_modules[\\/]/.test(id) ||
 		/^\0(vite\/preload-helper|rolldown\/runtime)/.test(id) ||
-		/[\\/]src[\\/]lib[\\/]i18n[\\/](locale|offer)\.ts$/.test(id) ||
+		/[\\/]src[\\/]lib[\\/]i18n[\\/](locale|offer|rich)\.ts$/.test(id) ||
 		/[\\/]project\.inlang[\\/]settings\.json$/.test(id)
 	);
+}
+
+// The site's frame and the small components that most pages show with it, compiled per language.
+const FRAME =
+	/[\\/]src[\\/]lib[\\/](pages[\\/]Frame|i18n[\\/](Rich|LanguageSwitch)|ui[\\/](ClearEverything|ScrollRegion))(?:\.locale~([\w-]+))?\.svelte$/;
+
+/**
+ * One chunk per language for the frame and those components (each is used by a different set of
+ * pages and lazily loaded parts, so the bundler would give each a file of a few hundred bytes).
+ */
+function frameChunk(id: string): string | null {
+	const match = FRAME.exec(id);
+	return match ? `frame${match[4] ? `-${match[4]}` : ''}` : null;
 }
 
 export default defineConfig({
@@ -57,7 +71,7 @@ export default defineConfig({
 					// What every page loads, in one file rather than split by which pages import which part:
 					// every page needs nearly all of it, and one file compresses better than several, each
 					// with its own header and no context shared with the others.
-					groups: [{ name: 'framework', test: onEveryPage }]
+					groups: [{ name: 'framework', test: onEveryPage, priority: 1 }, { name: frameChunk }]
 				}
 			}
 		}
