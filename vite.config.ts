@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { sveltekit } from '@sveltejs/kit/vite';
 import { svelteTesting } from '@testing-library/svelte/vite';
+import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import { paraglideVitePlugin } from '@inlang/paraglide-js';
 import { DEPLOYMENTS, type Region } from './src/lib/account-api/deployments.ts';
@@ -41,6 +42,25 @@ function frameChunk(id: string): string | null {
 	return match ? `frame${match[4] ? `-${match[4]}` : ''}` : null;
 }
 
+// The core's English table of errors (it makes MacInputError's message English when it loads).
+const CORE_ENGLISH = /[\\/]src[\\/]lib[\\/]mac[\\/]error-messages\.ts$/;
+
+/**
+ * In the browser, the core's English table loads with a module that uses it (a page's table of
+ * errors, at the first error shown), not with every module that imports the core's index: the pages
+ * render an error from its code in their own language. Node loads it with the index, unbundled.
+ */
+function coreEnglishOnDemand(): Plugin {
+	return {
+		name: 'core-english-on-demand',
+		applyToEnvironment: (environment) => environment.name === 'client',
+		transform: {
+			filter: { id: CORE_ENGLISH },
+			handler: (code) => ({ code, map: null, moduleSideEffects: false })
+		}
+	};
+}
+
 export default defineConfig({
 	plugins: [
 		// Compiles messages/<area>/<locale>.json into src/lib/paraglide (git-ignored) at every build, dev
@@ -62,7 +82,8 @@ export default defineConfig({
 			baseLocale: settings.baseLocale,
 			locales: settings.locales
 		}),
-		sveltekit()
+		sveltekit(),
+		coreEnglishOnDemand()
 	],
 	build: {
 		rolldownOptions: {
