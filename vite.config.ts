@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { sveltekit } from '@sveltejs/kit/vite';
 import { svelteTesting } from '@testing-library/svelte/vite';
+import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import { paraglideVitePlugin } from '@inlang/paraglide-js';
 import { DEPLOYMENTS, type Region } from './src/lib/account-api/deployments.ts';
@@ -11,6 +12,53 @@ import settings from './project.inlang/settings.json' with { type: 'json' };
 function baseUrl(region: Region): string {
 	const deployment = DEPLOYMENTS[region];
 	return process.env[deployment.baseUrlVariable] || deployment.defaultBaseUrl;
+}
+
+/**
+ * Modules every page loads: Svelte's runtime and Kit's client (all the packages the browser gets),
+ * the bundler's helpers (Vite's preloading of a lazy module's CSS, Rolldown's runtime), and the
+ * frame's language-neutral modules (which language a URL is in, the offer of the Chinese page, how a
+ * message splits into text and code).
+ */
+function onEveryPage(id: string): boolean {
+	return (
+		/[\\/]node_modules[\\/]/.test(id) ||
+		/^\0(vite\/preload-helper|rolldown\/runtime)/.test(id) ||
+		/[\\/]src[\\/]lib[\\/]i18n[\\/](locale|offer|rich)\.ts$/.test(id) ||
+		/[\\/]project\.inlang[\\/]settings\.json$/.test(id)
+	);
+}
+
+// The site's frame and the small components that most pages show with it, compiled per language.
+const FRAME =
+	/[\\/]src[\\/]lib[\\/](pages[\\/]Frame|i18n[\\/](Rich|LanguageSwitch)|ui[\\/](ClearEverything|ScrollRegion))(?:\.locale~([\w-]+))?\.svelte$/;
+
+/**
+ * One chunk per language for the frame and those components (each is used by a different set of
+ * pages and lazily loaded parts, so the bundler would give each a file of a few hundred bytes).
+ */
+function frameChunk(id: string): string | null {
+	const match = FRAME.exec(id);
+	return match ? `frame${match[4] ? `-${match[4]}` : ''}` : null;
+}
+
+// The core's English table of errors (it makes MacInputError's message English when it loads).
+const CORE_ENGLISH = /[\\/]src[\\/]lib[\\/]mac[\\/]error-messages\.ts$/;
+
+/**
+ * In the browser, the core's English table loads with a module that uses it (a page's table of
+ * errors, at the first error shown), not with every module that imports the core's index: the pages
+ * render an error from its code in their own language. Node loads it with the index, unbundled.
+ */
+function coreEnglishOnDemand(): Plugin {
+	return {
+		name: 'core-english-on-demand',
+		applyToEnvironment: (environment) => environment.name === 'client',
+		transform: {
+			filter: { id: CORE_ENGLISH },
+			handler: (code) => ({ code, map: null, moduleSideEffects: false })
+		}
+	};
 }
 
 export default defineConfig({
@@ -34,16 +82,17 @@ export default defineConfig({
 			baseLocale: settings.baseLocale,
 			locales: settings.locales
 		}),
-		sveltekit()
+		sveltekit(),
+		coreEnglishOnDemand()
 	],
 	build: {
 		rolldownOptions: {
 			output: {
 				codeSplitting: {
-					// Svelte's runtime and Kit's client (all the packages the browser gets) in one file rather
-					// than split by which pages import which part: every page needs nearly all of it, and one
-					// file compresses better than several (about 0.8 kB less gzip on the playground).
-					groups: [{ name: 'framework', test: /[\\/]node_modules[\\/]/ }]
+					// What every page loads, in one file rather than split by which pages import which part:
+					// every page needs nearly all of it, and one file compresses better than several, each
+					// with its own header and no context shared with the others.
+					groups: [{ name: 'framework', test: onEveryPage, priority: 1 }, { name: frameChunk }]
 				}
 			}
 		}

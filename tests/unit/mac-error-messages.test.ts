@@ -314,3 +314,19 @@ describe('MacInputError codes', () => {
 		);
 	});
 });
+
+describe("a MacInputError's message", () => {
+	it('is the English text of its code and parameters, read when asked for', async () => {
+		const { describeMacErrorsWith } = await import('$lib/mac/errors');
+		const error = new MacInputError('kid', { code: 'missing', params: { field: 'kid' } });
+		expect(error.message).toBe('kid is missing.');
+		expect(String(error)).toBe('MacInputError: kid is missing.');
+		try {
+			describeMacErrorsWith((detail) => `[${detail.code}]`);
+			expect(error.message).toBe('[missing]');
+		} finally {
+			describeMacErrorsWith((detail) => macErrorMessage(detail.code, detail.params as never));
+		}
+		expect(error.message).toBe('kid is missing.');
+	});
+});

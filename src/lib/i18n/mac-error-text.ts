@@ -3,6 +3,7 @@
 // (messages/core) that renders them, imported by a component and so copied per language.
 import { m } from '$lib/paraglide/messages.js';
 import {
+	MAC_ERROR_MESSAGES,
 	macErrorMessage,
 	type MacErrorMessages,
 	type MacInputError,
@@ -93,16 +94,17 @@ export const MAC_ERROR_TEXTS: MacErrorMessages = {
 	untranslated: (p) => m.core_untranslated({ message: p.message })
 };
 
-/** A code and its parameters in this module's language. */
+/**
+ * A code and its parameters in this module's language. English is the core's own table (the same
+ * text, by a unit test): an English page loads it here, with its first error, and not MAC_ERROR_TEXTS.
+ */
 export function macDetailText(detail: MacErrorDetail): string {
+	if (m.frame_locale() === 'en')
+		return macErrorMessage(detail.code, detail.params as never, MAC_ERROR_MESSAGES);
 	return macErrorMessage(detail.code, detail.params as never, MAC_ERROR_TEXTS);
 }
 
-/**
- * A MacInputError's message in this module's language. The English page shows the core's own text
- * (the same, by a unit test), so the table above costs it nothing.
- */
+/** A MacInputError's message in this module's language. */
 export function macErrorText(error: MacInputError): string {
-	if (m.frame_locale() === 'en') return error.message;
 	return macDetailText(error.detail);
 }

@@ -1,5 +1,5 @@
-import { macErrorMessage, type CredentialIssueCode, type MacErrorDetail } from './error-messages';
-import { MacInputError, kindOf, requireText } from './errors';
+import type { CredentialIssueCode, MacErrorDetail } from './error-messages';
+import { MacInputError, describeMacError, kindOf, requireText } from './errors';
 import { MAC_ALGORITHM, isSupportedAlgorithm } from './sign';
 
 /** The SDK login result's fields (spec §2.3). */
@@ -14,7 +14,7 @@ export interface Credential {
 
 type FieldIssueDetail = MacErrorDetail<CredentialIssueCode>;
 
-/** One bad field: its code and parameters, and their English text. */
+/** One bad field: its code and parameters, and their English text (see describeMacError). */
 export type FieldIssue = FieldIssueDetail & {
 	field: keyof Credential;
 	message: string;
@@ -138,7 +138,13 @@ export function parseCredential(text: string): Credential {
 
 	const issues: FieldIssue[] = [];
 	const issue = (field: keyof Credential, detail: FieldIssueDetail): void => {
-		issues.push({ ...detail, field, message: macErrorMessage(detail.code, detail.params) });
+		issues.push({
+			...detail,
+			field,
+			get message() {
+				return describeMacError(detail);
+			}
+		});
 	};
 	const partial: Partial<Credential> = {};
 	const pick = (field: keyof Credential): unknown =>

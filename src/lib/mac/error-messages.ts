@@ -4,7 +4,7 @@
  * (MacErrorMessages); the core keeps this English one so that it runs in plain Node, without Svelte,
  * a compile step or a locale.
  */
-import { MacInputError, requireObject, requireText } from './errors';
+import { MacInputError, describeMacErrorsWith, requireObject, requireText } from './errors';
 
 /** What a value of the wrong type is: `typeof`'s names, with null and arrays told apart. */
 export type ValueKind =
@@ -177,3 +177,6 @@ export function macErrorMessage<C extends MacErrorCode>(
 		throw new MacInputError('params', { code: 'params_mismatch', params: { code } });
 	return text;
 }
+
+// Loading this table makes every MacInputError's message English (see errors.ts).
+describeMacErrorsWith((detail) => macErrorMessage(detail.code, detail.params as never));

@@ -1,17 +1,40 @@
-import {
-	macErrorMessage,
-	type MacErrorCode,
-	type MacErrorDetail,
-	type MacErrorParams,
-	type ValueKind
-} from './error-messages';
+import type { MacErrorCode, MacErrorDetail, MacErrorParams, ValueKind } from './error-messages';
+
+/**
+ * What a MacInputError's `message` says: the English text of its code, once error-messages.ts (the
+ * English table, which installs it) has been loaded. Every Node user has it: the core's index
+ * exports that table. A page renders errors from their code and parameters in its own language
+ * and does not need to load it; until it is loaded, a message is the code with its parameters.
+ */
+let describe = (detail: MacErrorDetail): string =>
+	detail.code === 'untranslated'
+		? detail.params.message
+		: `${detail.code} ${JSON.stringify(detail.params)}`;
+
+let described = false;
+
+/** Makes `describer` the text of every MacInputError's message (see error-messages.ts). */
+export function describeMacErrorsWith(describer: (detail: MacErrorDetail) => string): void {
+	describe = describer;
+	described = true;
+}
+
+/** Whether a MacInputError's message is English text yet (always in Node; see describeMacError). */
+export function macErrorsInEnglish(): boolean {
+	return described;
+}
+
+/** A code with its parameters as the core describes it: English where the English table is loaded. */
+export function describeMacError(detail: MacErrorDetail): string {
+	return describe(detail);
+}
 
 /**
  * An input the scheme cannot use. `field` names where it came from (a credential field, a header
  * parameter, the URL) so that a page can show the message beside the box the user typed into.
  * `code` and `params` say what is wrong in no language: a page renders them in its own (see
- * MacErrorMessages); `message` is their English text. A message given as text alone (from outside
- * the core) has the code `untranslated`.
+ * MacErrorMessages); `message` is their English text (see describeMacError). A message given as
+ * text alone (from outside the core) has the code `untranslated`.
  */
 export class MacInputError extends Error {
 	override name = 'MacInputError';
@@ -23,7 +46,7 @@ export class MacInputError extends Error {
 	) {
 		const { code, params }: MacErrorDetail =
 			typeof detail === 'string' ? { code: 'untranslated', params: { message: detail } } : detail;
-		super(macErrorMessage(code, params));
+		super();
 		this.code = code;
 		this.params = params;
 	}
@@ -33,6 +56,15 @@ export class MacInputError extends Error {
 		return { code: this.code, params: this.params } as MacErrorDetail;
 	}
 }
+
+// Read when asked for (a stack trace too is written when first read), so an error made before the
+// English table loaded says it in English afterwards.
+Object.defineProperty(MacInputError.prototype, 'message', {
+	configurable: true,
+	get(this: MacInputError): string {
+		return describeMacError(this.detail);
+	}
+});
 
 /** A value or the message of a thrown MacInputError, so callers can render either without try/catch. */
 export type Outcome<T> = { ok: true; value: T } | { ok: false; error: MacInputError };

@@ -1,5 +1,5 @@
 // Relative imports, not $lib: this file also runs under plain Node in the relay's --sandbox mode.
-import { baseString, parseAuthorization, requestTarget, sign } from '../mac';
+import { baseString, macErrorMessage, parseAuthorization, requestTarget, sign } from '../mac';
 import { MacInputError } from '../mac/errors';
 import { isTimestamp, randomNonce } from '../mac/ts-nonce';
 import { ERROR_CODES, type ErrorCode } from '../account-api/error-codes';
@@ -90,7 +90,10 @@ export class SandboxService {
 		try {
 			params = parseAuthorization(header);
 		} catch (error) {
-			const reason = error instanceof MacInputError ? error.message : 'unreadable';
+			const reason =
+				error instanceof MacInputError
+					? macErrorMessage(error.code, error.params as never)
+					: 'unreadable';
 			return this.error(now, 'invalid_request', `The Authorization header is malformed: ${reason}`);
 		}
 		const clientId = url.searchParams.get('client_id');
