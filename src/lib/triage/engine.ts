@@ -64,6 +64,8 @@ const SLICE_MS = 20;
 /** Diagnoses running at once, and verdicts held back behind the oldest of them. */
 const MAX_DIAGNOSES = 8;
 const MAX_QUEUED = 4096;
+/** Requests between two looks at the clock (for progress, batches and slices). */
+const CLOCK_EVERY = 32;
 
 interface Queued {
 	record: VerdictRecord;
@@ -132,10 +134,16 @@ export async function triage(
 	};
 
 	// Verdicts wait here, in file order, while the diagnoses of mismatches run a few at a time: a
-	// diagnosis mostly awaits SubtleCrypto, which computes off the thread, so several overlap.
+	// diagnosis mostly awaits its signer, so several overlap. A verdict with nothing ahead of it in
+	// the queue goes straight to the batch.
 	const queue: Queued[] = [];
 	let head = 0;
 	let inFlight = 0;
+	const release = async (record: VerdictRecord) => {
+		tally.add(record);
+		pending.push(record);
+		if (pending.length >= batchSize) await flush();
+	};
 	const drain = async (all: boolean) => {
 		while (head < queue.length) {
 			const next = queue[head] as Queued;
@@ -145,9 +153,7 @@ export async function triage(
 				if (aborted()) return;
 			}
 			head += 1;
-			tally.add(next.record);
-			pending.push(next.record);
-			if (pending.length >= batchSize) await flush();
+			await release(next.record);
 			if (aborted()) return;
 		}
 		if (head > 1024 || head === queue.length) {
@@ -159,6 +165,8 @@ export async function triage(
 	try {
 		if (aborted()) return summary(true);
 		options.onFormat?.(reading.format);
+		// The clock is read every few requests only: a request takes microseconds.
+		let sinceClock = 0;
 		for await (const items of reading.items) {
 			for (const item of items) {
 				if (aborted()) return summary(true);
@@ -166,32 +174,50 @@ export async function triage(
 					tally.skip();
 					continue;
 				}
-				if (item.kind === 'unreadable') {
-					queue.push({ record: unreadableRecord(item.unreadable), diagnosis: null });
-				} else {
+				let record: VerdictRecord;
+				let diagnosis: Promise<string> | null = null;
+				if (item.kind === 'unreadable') record = unreadableRecord(item.unreadable);
+				else {
 					let checked = checkRequest(item.request, context);
 					if (checked instanceof Promise) checked = await checked;
-					const { record, mismatch } = checked;
+					record = checked.record;
+					if (checked.mismatch !== null) diagnosis = diagnoseMistake(checked.mismatch, digests);
+				}
+				if (diagnosis === null && head === queue.length) {
+					if (pending.length + 1 >= batchSize) {
+						await release(record);
+						if (aborted()) return summary(true);
+					} else {
+						tally.add(record);
+						pending.push(record);
+					}
+				} else {
 					const queued: Queued = { record, diagnosis: null };
-					if (mismatch !== null) {
+					if (diagnosis !== null) {
 						inFlight += 1;
-						queued.diagnosis = diagnoseMistake(mismatch, digests).then((mistake) => {
-							record.mistake = mistake;
+						const mismatch = record;
+						queued.diagnosis = diagnosis.then((mistake) => {
+							mismatch.mistake = mistake;
 							queued.diagnosis = null;
 							inFlight -= 1;
 						});
 					}
 					queue.push(queued);
+					await drain(false);
+					if (aborted()) return summary(true);
 				}
-				await drain(false);
-				if (aborted()) return summary(true);
+				if (++sinceClock < CLOCK_EVERY) continue;
+				sinceClock = 0;
 				const now = performance.now();
 				if (now - lastFlush >= intervalMs) await flush();
 				if (now - sliceStart >= SLICE_MS) {
 					await macrotask();
 					sliceStart = performance.now();
 				}
+				if (aborted()) return summary(true);
 			}
+			if (aborted()) return summary(true);
+			await drain(false);
 			if (aborted()) return summary(true);
 			if (performance.now() - lastFlush >= intervalMs) await flush();
 		}
