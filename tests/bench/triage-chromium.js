@@ -24,7 +24,7 @@ async function bundle(project, dir) {
 		entry,
 		[
 			`import { createTriageWorker, startTriage } from ${JSON.stringify(join(lib, 'triage', 'index.ts'))};`,
-			'/** @param {Blob} file @param {string} keys @param {"noble" | "subtle"} hmac */',
+			'/** @param {Blob} file @param {string} keys @param {"own" | "noble" | "subtle"} hmac */',
 			'export async function run(file, keys, hmac) {',
 			'	const worker = createTriageWorker();',
 			'	let longestTaskMs = 0;',
@@ -60,7 +60,7 @@ async function bundle(project, dir) {
 }
 
 /**
- * @param {{ project: string, dir: string, logPath: string, keysText: string, engines: ('noble' | 'subtle')[] }} options
+ * @param {{ project: string, dir: string, logPath: string, keysText: string, engines: ('own' | 'noble' | 'subtle')[] }} options
  * @returns {Promise<Record<string, { ms: number, longestTaskMs: number, verdicts: number, groups: Record<string, number> }>>}
  */
 export async function chromiumWorkerTriage({ project, dir, logPath, keysText, engines }) {

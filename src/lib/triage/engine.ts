@@ -1,7 +1,7 @@
 // The triage of a whole file: read (readers.ts), verify each request (verify.ts), diagnose each
 // mismatch, group (tally.ts). The same function runs in the page's worker and under Node; it
 // reports through callbacks, in batches, and stops as soon as its signal aborts.
-import { nobleDigests, Signers } from './hmac';
+import { MacChecks, syncDigests } from './hmac';
 import { parseKeys, type Keyring } from './keys';
 import { readRequests } from './read/readers';
 import { NonceLedger, Tally } from './tally';
@@ -84,21 +84,21 @@ export async function triage(
 ): Promise<TriageSummary> {
 	const started = performance.now();
 	const windowSeconds = options.windowSeconds ?? DEFAULT_WINDOW_SECONDS;
-	const engine = options.hmac ?? 'noble';
+	const engine = options.hmac ?? 'own';
 	const batchSize = options.batchSize ?? 2000;
 	const intervalMs = options.intervalMs ?? 100;
 	const { signal } = options;
 	const tally = new Tally(windowSeconds);
 	const context: CheckContext = {
 		keyring: typeof keys === 'string' ? parseKeys(keys).keyring : keys,
-		signers: new Signers(engine),
+		checks: new MacChecks(engine),
 		nonces: new NonceLedger(),
 		windowSeconds,
 		nowMs: options.nowMs ?? Date.now(),
 		fastPath: options.fastPath !== false
 	};
 	// The diagnosis signs its variants with the same engine as the bulk path.
-	const digests = engine === 'noble' ? nobleDigests() : undefined;
+	const digests = engine === 'subtle' ? undefined : syncDigests(engine);
 
 	const reading = await readRequests(stream);
 	const { source } = reading;
