@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { triage, triageText, type TriageSummary, type VerdictRecord } from '$lib/triage';
+import { NonceLedger } from '$lib/triage/tally';
 import { PLANTED_MISTAKES, triageLogText } from '../bench/triage-log.js';
 
 // Small enough to run in a second, faulty enough (5%) to plant each kind several times.
@@ -147,6 +148,22 @@ describe('the clock and nonce groups', () => {
 		expect(records.map((record) => record.nonceFirstUsedAt)).toEqual([null, null, 1, null, 1]);
 		expect(summary.noncesReused).toBe(2);
 		expect(summary.groups.match).toBe(5);
+	});
+});
+
+describe('the nonce ledger', () => {
+	it('remembers every pair through its growth, and tells kids apart', () => {
+		const ledger = new NonceLedger();
+		const kids = ['kid-a', 'kid-b', 'kid-ab'];
+		let number = 0;
+		for (let nonce = 0; nonce < 20_000; nonce++)
+			for (const kid of kids) expect(ledger.see(kid, `n${nonce}`, ++number)).toBeNull();
+		number = 0;
+		for (let nonce = 0; nonce < 20_000; nonce++)
+			for (const kid of kids) {
+				number += 1;
+				expect(ledger.see(kid, `n${nonce}`, 1e9)).toBe(number);
+			}
 	});
 });
 
