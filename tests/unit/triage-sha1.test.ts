@@ -6,7 +6,7 @@ import { hmac as nobleHmac } from '@noble/hashes/hmac.js';
 import { sha1 } from '@noble/hashes/legacy.js';
 import { describe, expect, it } from 'vitest';
 import { toBase64 } from '$lib/mac';
-import { HmacSha1 } from '$lib/triage/sha1';
+import { base64Of, HmacSha1 } from '$lib/triage/sha1';
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 
@@ -63,6 +63,12 @@ describe('HmacSha1', () => {
 		expect(Buffer.from(new HmacSha1(key).sign(message).bytes())).toEqual(nodeDigest(key, message));
 	});
 
+	it('signs a long ASCII text with one character beyond ASCII at its end', () => {
+		const key = utf8('k');
+		const message = `${'a'.repeat(1000)}é`;
+		expect(Buffer.from(new HmacSha1(key).sign(message).bytes())).toEqual(nodeDigest(key, message));
+	});
+
 	it('matches a mac only when it is the digest exactly as toBase64 writes it', () => {
 		const key = utf8('k7Qx2mZpR4vN8sLwq1W2e3R4t5Y6u7I8');
 		for (let round = 0; round < 300; round++) {
@@ -97,5 +103,16 @@ describe('HmacSha1', () => {
 			`${mac.slice(0, 26)}${String.fromCharCode(mac.charCodeAt(26) + 1)}=`
 		])
 			if (other !== mac) expect(hmac.matches(other)).toBe(false);
+	});
+});
+
+describe('base64Of', () => {
+	it('writes the text toBase64 writes, for every length and byte', () => {
+		for (let length = 0; length <= 70; length++) {
+			const bytes = new Uint8Array(randomBytes(length));
+			expect(base64Of(bytes)).toBe(toBase64(bytes));
+		}
+		const every = Uint8Array.from({ length: 256 }, (_, byte) => byte);
+		expect(base64Of(every)).toBe(toBase64(every));
 	});
 });

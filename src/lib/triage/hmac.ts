@@ -11,7 +11,7 @@ import { sha1 } from '@noble/hashes/legacy.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { MacInputError, toBase64, utf8Bytes, type Digest } from '$lib/mac';
 import type { DigestSigner } from '$lib/verify/diagnosis/diagnose';
-import { HmacSha1 } from './sha1';
+import { base64Of, HmacSha1 } from './sha1';
 import type { HmacEngine } from './types';
 
 /**
@@ -71,7 +71,7 @@ class LazyDigest implements Digest {
 		return (this.#hex ??= hexOf(this.bytes));
 	}
 	get base64(): string {
-		return (this.#base64 ??= toBase64(this.bytes));
+		return (this.#base64 ??= base64Of(this.bytes));
 	}
 }
 
@@ -85,7 +85,7 @@ export function syncDigests(engine: 'own' | 'noble' = 'own'): DigestSigner {
 	const keyed = new Map<string, (text: string) => Uint8Array<ArrayBuffer>>();
 	return (key, text, hash) => {
 		if (key.length === 0) throw new MacInputError('mac_key', { code: 'empty_key', params: {} });
-		const id = `${hash}\u0000${typeof key === 'string' ? `t${key}` : `b${hexOf(key)}`}`;
+		const id = `${hash}\u0000${typeof key === 'string' ? `t${key}` : byteKeyId(key)}`;
 		let sign = keyed.get(id);
 		if (sign === undefined) {
 			if (keyed.size >= MAX_KEYED) keyed.clear();
@@ -98,6 +98,17 @@ export function syncDigests(engine: 'own' | 'noble' = 'own'): DigestSigner {
 		}
 		return new LazyDigest(sign(text));
 	};
+}
+
+/** Key bytes written out once each: a diagnosis passes the same decoded key for many variants. */
+const byteKeyIds = new WeakMap<Uint8Array, string>();
+function byteKeyId(key: Uint8Array): string {
+	let id = byteKeyIds.get(key);
+	if (id === undefined) {
+		id = `b${hexOf(key)}`;
+		byteKeyIds.set(key, id);
+	}
+	return id;
 }
 
 function ownBytes(key: Uint8Array): (text: string) => Uint8Array<ArrayBuffer> {

@@ -142,8 +142,17 @@ export class HmacSha1 {
 	sign(text: string): this {
 		if (text.length * 3 + BLOCK + 8 > message.length)
 			message = new Uint8Array(text.length * 3 + BLOCK + 8);
-		const { written } = encoder.encodeInto(text, message);
-		const padded = pad(message, written, BLOCK);
+		// ASCII is copied here (TextEncoder's call costs more than the copy); anything else is encoded.
+		let length = text.length;
+		for (let i = 0; i < length; i++) {
+			const code = text.charCodeAt(i);
+			if (code >= 0x80) {
+				length = encoder.encodeInto(text, message).written;
+				break;
+			}
+			message[i] = code;
+		}
+		const padded = pad(message, length, BLOCK);
 		const state = this.digest;
 		state.set(this.#inner);
 		for (let at = 0; at < padded; at += BLOCK) compress(state, message, at);
@@ -186,12 +195,49 @@ export class HmacSha1 {
 	}
 }
 
+const BASE64_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 /** Each character's value in standard Base64; 255 for any other character. */
 const BASE64_VALUE = new Uint8Array(128).fill(255);
-for (const [index, char] of [
-	...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
-].entries())
-	BASE64_VALUE[char.charCodeAt(0)] = index;
+for (let index = 0; index < 64; index++) BASE64_VALUE[BASE64_ALPHABET.charCodeAt(index)] = index;
+const BASE64_CODES = Array.from(BASE64_ALPHABET, (char) => char.charCodeAt(0));
+
+/**
+ * Standard Base64 with padding, the same text as the core's toBase64, written here without btoa:
+ * a diagnosis writes the digest of each variant it compares, and a browser's btoa costs a call
+ * into the page's bindings each time.
+ */
+export function base64Of(bytes: Uint8Array): string {
+	const codes: number[] = [];
+	const whole = bytes.length - (bytes.length % 3);
+	for (let i = 0; i < whole; i += 3) {
+		const group =
+			((bytes[i] as number) << 16) | ((bytes[i + 1] as number) << 8) | (bytes[i + 2] as number);
+		codes.push(
+			BASE64_CODES[group >>> 18] as number,
+			BASE64_CODES[(group >>> 12) & 63] as number,
+			BASE64_CODES[(group >>> 6) & 63] as number,
+			BASE64_CODES[group & 63] as number
+		);
+	}
+	if (bytes.length - whole === 1) {
+		const group = (bytes[whole] as number) << 16;
+		codes.push(
+			BASE64_CODES[group >>> 18] as number,
+			BASE64_CODES[(group >>> 12) & 63] as number,
+			0x3d,
+			0x3d
+		);
+	} else if (bytes.length - whole === 2) {
+		const group = ((bytes[whole] as number) << 16) | ((bytes[whole + 1] as number) << 8);
+		codes.push(
+			BASE64_CODES[group >>> 18] as number,
+			BASE64_CODES[(group >>> 12) & 63] as number,
+			BASE64_CODES[(group >>> 6) & 63] as number,
+			0x3d
+		);
+	}
+	return String.fromCharCode(...codes);
+}
 
 function base64Value(code: number): number {
 	return code < 128 ? (BASE64_VALUE[code] as number) : 255;
