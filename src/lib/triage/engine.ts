@@ -13,6 +13,7 @@ import type {
 	VerdictRecord
 } from './types';
 import { checkRequest, diagnoseMistake, unreadableRecord, type CheckContext } from './verify';
+import type { DiagnoseInput } from '$lib/verify/diagnosis/diagnose';
 
 /** The server's window for ts, as the sandbox assumes it: the spec does not state it (§5.8). */
 export const DEFAULT_WINDOW_SECONDS = 300;
@@ -23,6 +24,13 @@ export interface TriageOptions {
 	/** ±seconds a ts may differ from its logged time (default 300, the sandbox's). */
 	windowSeconds?: number;
 	hmac?: HmacEngine;
+	/**
+	 * Names the mistake of a mismatch (see diagnoseMistake), e.g. in a worker of its own beside the
+	 * bulk path; by default in this thread, its variants signed with `hmac`.
+	 */
+	diagnose?: (mismatch: DiagnoseInput) => Promise<string>;
+	/** Diagnoses running at once, while the verdicts behind the oldest wait (default 8). */
+	maxDiagnoses?: number;
 	/**
 	 * False: every header and URL read by the core's parsers, not the fast readers first (the same
 	 * verdicts, slower; for comparing the two).
@@ -61,8 +69,7 @@ function macrotask(): Promise<void> {
 
 /** How long the engine works before it lets other events in. */
 const SLICE_MS = 20;
-/** Diagnoses running at once, and verdicts held back behind the oldest of them. */
-const MAX_DIAGNOSES = 8;
+/** Verdicts held back behind the oldest diagnosis running, at most. */
 const MAX_QUEUED = 4096;
 /** Requests between two looks at the clock (for progress, batches and slices). */
 const CLOCK_EVERY = 32;
@@ -99,6 +106,8 @@ export async function triage(
 	};
 	// The diagnosis signs its variants with the same engine as the bulk path.
 	const digests = engine === 'subtle' ? undefined : syncDigests(engine);
+	const diagnose = options.diagnose ?? ((mismatch) => diagnoseMistake(mismatch, digests));
+	const maxDiagnoses = options.maxDiagnoses ?? 8;
 
 	const reading = await readRequests(stream);
 	const { source } = reading;
@@ -148,7 +157,7 @@ export async function triage(
 		while (head < queue.length) {
 			const next = queue[head] as Queued;
 			if (next.diagnosis !== null) {
-				if (!all && inFlight < MAX_DIAGNOSES && queue.length - head < MAX_QUEUED) break;
+				if (!all && inFlight < maxDiagnoses && queue.length - head < MAX_QUEUED) break;
 				await next.diagnosis;
 				if (aborted()) return;
 			}
@@ -181,7 +190,7 @@ export async function triage(
 					let checked = checkRequest(item.request, context);
 					if (checked instanceof Promise) checked = await checked;
 					record = checked.record;
-					if (checked.mismatch !== null) diagnosis = diagnoseMistake(checked.mismatch, digests);
+					if (checked.mismatch !== null) diagnosis = diagnose(checked.mismatch);
 				}
 				if (diagnosis === null && head === queue.length) {
 					if (pending.length + 1 >= batchSize) {

@@ -1,6 +1,7 @@
 // The messages between the page and its triage worker, both sides: `serveTriage` runs in the
 // worker (worker.ts), `startTriage` on the page. A run is started with its input and keys, reports
 // its format, progress and verdicts in batches, and ends with its summary, also when cancelled.
+import type { Diagnose } from './diagnoser';
 import { triage, type TriageOptions } from './engine';
 import { decodeVerdicts, encodeVerdicts, transferables, type VerdictBatch } from './verdict-batch';
 import type {
@@ -51,8 +52,14 @@ function streamOf(input: TriageInput): {
 	return { stream: input, totalBytes: null };
 }
 
-/** The worker's side: runs each started triage and answers on the same port. */
-export function serveTriage(port: TriagePort<TriageCommand, TriageReport>): void {
+/**
+ * The worker's side: runs each started triage and answers on the same port. `diagnose`, when
+ * given, names the mistakes of runs that use the default HMAC (e.g. in a worker of its own).
+ */
+export function serveTriage(
+	port: TriagePort<TriageCommand, TriageReport>,
+	{ diagnose }: { diagnose?: Diagnose } = {}
+): void {
 	const runs = new Map<number, AbortController>();
 	port.addEventListener('message', (event) => {
 		const command = event.data;
@@ -71,11 +78,17 @@ export function serveTriage(port: TriagePort<TriageCommand, TriageReport>): void
 		void (async () => {
 			try {
 				const { stream, totalBytes } = streamOf(command.input);
+				const elsewhere =
+					diagnose !== undefined && (command.options?.hmac ?? 'own') === 'own'
+						? // Many at once: a diagnosis elsewhere is a message away.
+							{ diagnose, maxDiagnoses: 64 }
+						: {};
 				const summary = await triage(stream, String(command.keys ?? ''), {
 					// A batch of columns is decoded on the page's main thread in about a millisecond per
 					// thousand verdicts: the page stays free (no task over 50 ms), and posts are few.
 					batchSize: 4000,
 					...command.options,
+					...elsewhere,
 					signal: controller.signal,
 					totalBytes,
 					onFormat: (format) => {
