@@ -37,7 +37,7 @@ function channelWorker(): { worker: Worker; fail: () => void; posted: () => numb
 	let posted = 0;
 	const worker = {
 		postMessage: (message: DiagnosisRequest) => {
-			posted += 1;
+			posted += message.mismatches.length;
 			port1.postMessage(message);
 		},
 		addEventListener: (type: string, listener: (event: never) => void) => {

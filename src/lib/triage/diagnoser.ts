@@ -8,15 +8,19 @@ import { diagnoseMistake } from './verify';
 
 export type Diagnose = (mismatch: DiagnoseInput) => Promise<string>;
 
-/** The diagnosis worker's messages: a mismatch in, its mistake out, by id. */
+/**
+ * The diagnosis worker's messages: mismatches in, their mistakes out, by id, several to a message
+ * (a message between threads costs more than a diagnosis when the machine is busy).
+ */
 export interface DiagnosisRequest {
-	id: number;
-	mismatch: DiagnoseInput;
+	mismatches: { id: number; mismatch: DiagnoseInput }[];
 }
 export interface DiagnosisAnswer {
-	id: number;
-	mistake: string;
+	mistakes: { id: number; mistake: string }[];
 }
+
+/** Mismatches sent at once, at most; fewer go when the triage lets other events in. */
+const BATCH = 32;
 
 /** The worker's side of it (diagnosis-worker.ts). */
 export function serveDiagnoses(scope: {
@@ -28,8 +32,12 @@ export function serveDiagnoses(scope: {
 }): void {
 	const digests = syncDigests();
 	scope.addEventListener('message', (event) => {
-		const { id, mismatch } = event.data;
-		void diagnoseMistake(mismatch, digests).then((mistake) => scope.postMessage({ id, mistake }));
+		void Promise.all(
+			event.data.mismatches.map(async ({ id, mismatch }) => ({
+				id,
+				mistake: await diagnoseMistake(mismatch, digests)
+			}))
+		).then((mistakes) => scope.postMessage({ mistakes }));
 	});
 }
 
@@ -50,22 +58,36 @@ export function workerDiagnose(create: () => Worker, local: Diagnose = localDiag
 		number,
 		{ mismatch: DiagnoseInput; resolve: (mistake: string) => void }
 	>();
+	let unsent: DiagnosisRequest['mismatches'] = [];
 	const fail = () => {
 		worker?.terminate();
 		worker = null;
+		unsent = [];
 		for (const [id, { mismatch, resolve }] of waiting) {
 			waiting.delete(id);
 			void local(mismatch).then(resolve);
+		}
+	};
+	const send = () => {
+		if (unsent.length === 0 || !worker) return;
+		const mismatches = unsent;
+		unsent = [];
+		try {
+			worker.postMessage({ mismatches } satisfies DiagnosisRequest);
+		} catch {
+			fail();
 		}
 	};
 	const start = (): Worker | null => {
 		try {
 			const started = create();
 			started.addEventListener('message', (event: MessageEvent<DiagnosisAnswer>) => {
-				const entry = waiting.get(event.data.id);
-				if (entry === undefined) return;
-				waiting.delete(event.data.id);
-				entry.resolve(event.data.mistake);
+				for (const { id, mistake } of event.data.mistakes) {
+					const entry = waiting.get(id);
+					if (entry === undefined) continue;
+					waiting.delete(id);
+					entry.resolve(mistake);
+				}
 			});
 			started.addEventListener('error', fail);
 			started.addEventListener('messageerror', fail);
@@ -76,17 +98,14 @@ export function workerDiagnose(create: () => Worker, local: Diagnose = localDiag
 	};
 	return (mismatch) => {
 		if (worker === undefined) worker = start();
-		const current = worker;
-		if (current === null) return local(mismatch);
+		if (worker === null) return local(mismatch);
 		const id = nextId++;
 		return new Promise<string>((resolve) => {
 			waiting.set(id, { mismatch, resolve });
-			try {
-				current.postMessage({ id, mismatch } satisfies DiagnosisRequest);
-			} catch {
-				waiting.delete(id);
-				void local(mismatch).then(resolve);
-			}
+			unsent.push({ id, mismatch });
+			// The rest go when the triage next lets other events in (or waits for an answer).
+			if (unsent.length >= BATCH) send();
+			else if (unsent.length === 1) setTimeout(send, 0);
 		});
 	};
 }

@@ -53,16 +53,22 @@ export interface TriageOptions {
 	nowMs?: number;
 }
 
-/** Lets the event loop run (a message saying cancel, a paint): setImmediate in Node, a message port in a worker. */
+/**
+ * Lets the event loop run (a message saying cancel, a paint): setImmediate in Node, a message to
+ * itself through one channel in a worker (made once: making a channel crosses threads).
+ */
+let selfChannel: MessageChannel | undefined;
+const wakers: (() => void)[] = [];
 function macrotask(): Promise<void> {
 	if (typeof globalThis.setImmediate === 'function')
 		return new Promise((resolve) => globalThis.setImmediate(resolve));
+	if (selfChannel === undefined) {
+		selfChannel = new MessageChannel();
+		selfChannel.port1.onmessage = () => wakers.shift()?.();
+	}
+	const channel = selfChannel;
 	return new Promise((resolve) => {
-		const channel = new MessageChannel();
-		channel.port1.onmessage = () => {
-			channel.port1.close();
-			resolve();
-		};
+		wakers.push(resolve);
 		channel.port2.postMessage(null);
 	});
 }
