@@ -156,7 +156,9 @@ export async function triageSection(options = {}) {
 				dir: root,
 				logPath,
 				keysText: made.keys,
-				engines: ['own', 'noble', 'subtle']
+				engines: ['own', 'noble', 'subtle'],
+				// The engine the page uses as often as the reference; the others, for comparison, once.
+				rounds: { own: rounds + 1 }
 			});
 			for (const [engine, figure] of Object.entries(worker)) {
 				const same =
