@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { triageText, type VerdictRecord } from '$lib/triage';
 import {
 	serveDiagnoses,
+	type Diagnose,
 	workerDiagnose,
 	type DiagnosisAnswer,
 	type DiagnosisRequest
@@ -49,7 +50,7 @@ function channelWorker(): { worker: Worker; fail: () => void; posted: () => numb
 	return { worker, fail: () => errors.forEach((listener) => listener()), posted: () => posted };
 }
 
-async function run(diagnose?: Parameters<typeof triageText>[2]['diagnose']) {
+async function run(diagnose?: Diagnose) {
 	const records: VerdictRecord[] = [];
 	await triageText(LOG.text, LOG.keys, {
 		nowMs: 1_763_800_000_000,
