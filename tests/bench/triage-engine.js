@@ -1,9 +1,9 @@
 // The triage engine under Node, in a process of its own so that each figure has a fresh heap and
 // JIT: the bench (triage.js) starts it and reads one JSON line from its stdout.
 //
-//   node triage-engine.js run LOG KEYS noble|subtle   the whole engine on the file (peak heap sampled)
+//   node triage-engine.js run LOG KEYS own|noble|subtle   the whole engine on the file (peak heap sampled)
 //   node triage-engine.js diagnose LOG KEYS N          diagnosis alone on the first N mismatches
-//   node triage-engine.js hmac N                       N HMACs each way: core, SubtleCrypto, noble, node:crypto
+//   node triage-engine.js hmac N                       N HMACs each way: core, SubtleCrypto, noble, own, node:crypto
 import { createHmac } from 'node:crypto';
 import { createReadStream, readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
@@ -33,7 +33,7 @@ function median(values) {
 	return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
-/** @param {string} log @param {string} keys @param {'noble' | 'subtle'} hmac */
+/** @param {string} log @param {string} keys @param {'own' | 'noble' | 'subtle'} hmac */
 async function run(log, keys, hmac) {
 	const { triage } = await load('triage/index.ts');
 	globalThis.gc?.();
@@ -76,17 +76,17 @@ async function diagnoseAlone(log, keysPath, count) {
 	const { readRequests } = await load('triage/read/readers.ts');
 	const { checkRequest, diagnoseMistake } = await load('triage/verify.ts');
 	const { parseKeys } = await load('triage/keys.ts');
-	const { Signers, nobleDigests } = await load('triage/hmac.ts');
+	const { MacChecks, syncDigests } = await load('triage/hmac.ts');
 	const { NonceLedger } = await load('triage/tally.ts');
 	const context = {
 		keyring: parseKeys(readFileSync(keysPath, 'utf8')).keyring,
-		signers: new Signers('noble'),
+		checks: new MacChecks('own'),
 		nonces: new NonceLedger(),
 		windowSeconds: 300,
 		nowMs: Date.now()
 	};
-	// As the engine diagnoses: every variant signed by noble, each key's state kept.
-	const digests = nobleDigests();
+	// As the engine diagnoses: every variant signed synchronously, each key's state kept.
+	const digests = syncDigests('own');
 	const inputs = [];
 	const reading = await readRequests(fileStream(log));
 	outer: for await (const items of reading.items) {
@@ -127,7 +127,7 @@ async function diagnoseAlone(log, keysPath, count) {
 /** @param {number} count */
 async function hmacs(count) {
 	const { hmac } = await load('mac/sign.ts');
-	const { nobleSigner, subtleSigner } = await load('triage/hmac.ts');
+	const { nobleSigner, ownCheck, subtleSigner } = await load('triage/hmac.ts');
 	const key = 'k7Qx2mZpR4vN8sLwq1W2e3R4t5Y6u7I8';
 	const bases = Array.from(
 		{ length: count },
@@ -142,10 +142,12 @@ async function hmacs(count) {
 		return ((performance.now() - start) * 1000) / count;
 	};
 	const noble = nobleSigner(key);
+	const own = ownCheck(key);
 	const subtle = await subtleSigner(key);
+	const macs = bases.map((base) => createHmac('sha1', key).update(base, 'utf8').digest('base64'));
 	const check = bases
 		.slice(0, 100)
-		.every((base) => noble(base) === createHmac('sha1', key).update(base, 'utf8').digest('base64'));
+		.every((base, i) => noble(base) === macs[i] && own(base, macs[i]));
 	// The synchronous ones timed without an await per call too: the await is part of SubtleCrypto's cost.
 	const sync = (/** @type {(base: string) => unknown} */ sign) => {
 		const start = performance.now();
@@ -158,6 +160,8 @@ async function hmacs(count) {
 		coreHmacUs: await time((base) => hmac(key, base)),
 		subtleUs: await time(subtle),
 		nobleUs: sync(noble),
+		// Sign and compare with the mac: what the bulk path asks of it.
+		ownUs: sync((base) => own(base, macs[0] ?? '')),
 		nodeCryptoUs: sync((base) => createHmac('sha1', key).update(base, 'utf8').digest('base64'))
 	};
 }
@@ -165,7 +169,11 @@ async function hmacs(count) {
 const [mode, ...args] = process.argv.slice(2);
 let result;
 if (mode === 'run')
-	result = await run(args[0] ?? '', args[1] ?? '', args[2] === 'subtle' ? 'subtle' : 'noble');
+	result = await run(
+		args[0] ?? '',
+		args[1] ?? '',
+		args[2] === 'subtle' || args[2] === 'noble' ? args[2] : 'own'
+	);
 else if (mode === 'diagnose')
 	result = await diagnoseAlone(args[0] ?? '', args[1] ?? '', Number(args[2] ?? 1000));
 else if (mode === 'hmac') result = await hmacs(Number(args[0] ?? 100000));

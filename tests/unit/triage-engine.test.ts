@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { triage, triageText, type TriageSummary, type VerdictRecord } from '$lib/triage';
+import { NonceLedger } from '$lib/triage/tally';
 import { PLANTED_MISTAKES, triageLogText } from '../bench/triage-log.js';
 
 // Small enough to run in a second, faulty enough (5%) to plant each kind several times.
@@ -68,15 +69,18 @@ describe('triage of a generated log with planted faults', () => {
 		for (const id of PLANTED_MISTAKES) expect(expected.lines[id].length).toBeGreaterThan(5);
 	});
 
-	it('gives the same verdicts with SubtleCrypto as with noble', async () => {
+	it('gives the same verdicts with its own HMAC, noble and SubtleCrypto', async () => {
 		const small = triageLogText({ requests: 600, faultRate: 0.1, seed: 5 });
-		const noble = await run(small.text, small.keys);
-		const subtle = await run(small.text, small.keys, { hmac: 'subtle' });
-		expect(subtle.records).toEqual(noble.records);
-		expect({ ...subtle.summary, hmac: 'noble', elapsedMs: 0 }).toEqual({
-			...noble.summary,
-			elapsedMs: 0
-		});
+		const own = await run(small.text, small.keys);
+		expect(own.summary.hmac).toBe('own');
+		for (const hmac of ['noble', 'subtle'] as const) {
+			const other = await run(small.text, small.keys, { hmac });
+			expect(other.records).toEqual(own.records);
+			expect({ ...other.summary, hmac: 'own', elapsedMs: 0 }).toEqual({
+				...own.summary,
+				elapsedMs: 0
+			});
+		}
 	});
 
 	it('verifies every kid with a single mac_key given for all', async () => {
@@ -144,6 +148,22 @@ describe('the clock and nonce groups', () => {
 		expect(records.map((record) => record.nonceFirstUsedAt)).toEqual([null, null, 1, null, 1]);
 		expect(summary.noncesReused).toBe(2);
 		expect(summary.groups.match).toBe(5);
+	});
+});
+
+describe('the nonce ledger', () => {
+	it('remembers every pair through its growth, and tells kids apart', () => {
+		const ledger = new NonceLedger();
+		const kids = ['kid-a', 'kid-b', 'kid-ab'];
+		let number = 0;
+		for (let nonce = 0; nonce < 20_000; nonce++)
+			for (const kid of kids) expect(ledger.see(kid, `n${nonce}`, ++number)).toBeNull();
+		number = 0;
+		for (let nonce = 0; nonce < 20_000; nonce++)
+			for (const kid of kids) {
+				number += 1;
+				expect(ledger.see(kid, `n${nonce}`, 1e9)).toBe(number);
+			}
 	});
 });
 

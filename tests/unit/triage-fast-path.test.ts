@@ -1,6 +1,6 @@
 // The engine's fast path against its full one on a generated log: the fast readers of the header
-// and URL with noble signing every diagnosis variant, versus the core's parsers with the core's
-// SubtleCrypto hmac(). Every verdict record and the summary must be the same.
+// and URL with the engine's own HMAC signing every request and diagnosis variant, versus the core's
+// parsers with the core's SubtleCrypto hmac(). Every verdict record and the summary must be the same.
 import { describe, expect, it } from 'vitest';
 import { triageText, type TriageSummary, type VerdictRecord } from '$lib/triage';
 import { triageLogText } from '../bench/triage-log.js';
@@ -47,7 +47,7 @@ async function run(text: string, fast: boolean) {
 	const summary = await triageText(text, LOG.keys, {
 		nowMs: 1_763_800_000_000,
 		fastPath: fast,
-		hmac: fast ? 'noble' : 'subtle',
+		hmac: fast ? 'own' : 'subtle',
 		onVerdicts: (batch) => void records.push(...batch)
 	});
 	// Everything but the time taken and the engine's name.

@@ -22,7 +22,7 @@ in KEYFILE, and groups them by the mistake that explains each mismatch.
   --out CSVFILE    where the verdicts go (default FILE.verdicts.csv)
   --window SECONDS the server's ts window (default 300; the spec does not state it)
   --reveal-kid     kids in full in the CSV and the summary (masked by default)
-  --hmac ENGINE    noble (default) or subtle
+  --hmac ENGINE    own (default), noble or subtle
   --help           this text
 
 Exit status: 0 all verified requests match, 1 a request mismatches or is unreadable, 2 usage error.
@@ -45,7 +45,7 @@ export function parseArgs(argv: readonly string[]): Args | { help: true } | stri
 	let json = false;
 	let revealKid = false;
 	let windowSeconds = 300;
-	let hmac: HmacEngine = 'noble';
+	let hmac: HmacEngine = 'own';
 	for (let index = 0; index < argv.length; index++) {
 		const arg = argv[index] ?? '';
 		const value = () => {
@@ -65,8 +65,8 @@ export function parseArgs(argv: readonly string[]): Args | { help: true } | stri
 			else if (arg === '--window') {
 				if (!/^\d+$/.test(given)) return `--window takes whole seconds, not "${given}".`;
 				windowSeconds = Number(given);
-			} else if (given === 'noble' || given === 'subtle') hmac = given;
-			else return `--hmac is noble or subtle, not "${given}".`;
+			} else if (given === 'own' || given === 'noble' || given === 'subtle') hmac = given;
+			else return `--hmac is own, noble or subtle, not "${given}".`;
 		} else if (arg.startsWith('--')) return `Unknown option ${arg}.`;
 		else if (file === undefined) file = arg;
 		else return `One FILE only: "${file}" and "${arg}" were given.`;

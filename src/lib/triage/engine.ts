@@ -1,7 +1,7 @@
 // The triage of a whole file: read (readers.ts), verify each request (verify.ts), diagnose each
 // mismatch, group (tally.ts). The same function runs in the page's worker and under Node; it
 // reports through callbacks, in batches, and stops as soon as its signal aborts.
-import { nobleDigests, Signers } from './hmac';
+import { MacChecks, syncDigests } from './hmac';
 import { parseKeys, type Keyring } from './keys';
 import { readRequests } from './read/readers';
 import { NonceLedger, Tally } from './tally';
@@ -13,6 +13,7 @@ import type {
 	VerdictRecord
 } from './types';
 import { checkRequest, diagnoseMistake, unreadableRecord, type CheckContext } from './verify';
+import type { DiagnoseInput } from '$lib/verify/diagnosis/diagnose';
 
 /** The server's window for ts, as the sandbox assumes it: the spec does not state it (§5.8). */
 export const DEFAULT_WINDOW_SECONDS = 300;
@@ -23,6 +24,13 @@ export interface TriageOptions {
 	/** ±seconds a ts may differ from its logged time (default 300, the sandbox's). */
 	windowSeconds?: number;
 	hmac?: HmacEngine;
+	/**
+	 * Names the mistake of a mismatch (see diagnoseMistake), e.g. in a worker of its own beside the
+	 * bulk path; by default in this thread, its variants signed with `hmac`.
+	 */
+	diagnose?: (mismatch: DiagnoseInput) => Promise<string>;
+	/** Diagnoses running at once, while the verdicts behind the oldest wait (default 8). */
+	maxDiagnoses?: number;
 	/**
 	 * False: every header and URL read by the core's parsers, not the fast readers first (the same
 	 * verdicts, slower; for comparing the two).
@@ -45,25 +53,32 @@ export interface TriageOptions {
 	nowMs?: number;
 }
 
-/** Lets the event loop run (a message saying cancel, a paint): setImmediate in Node, a message port in a worker. */
+/**
+ * Lets the event loop run (a message saying cancel, a paint): setImmediate in Node, a message to
+ * itself through one channel in a worker (made once: making a channel crosses threads).
+ */
+let selfChannel: MessageChannel | undefined;
+const wakers: (() => void)[] = [];
 function macrotask(): Promise<void> {
 	if (typeof globalThis.setImmediate === 'function')
 		return new Promise((resolve) => globalThis.setImmediate(resolve));
+	if (selfChannel === undefined) {
+		selfChannel = new MessageChannel();
+		selfChannel.port1.onmessage = () => wakers.shift()?.();
+	}
+	const channel = selfChannel;
 	return new Promise((resolve) => {
-		const channel = new MessageChannel();
-		channel.port1.onmessage = () => {
-			channel.port1.close();
-			resolve();
-		};
+		wakers.push(resolve);
 		channel.port2.postMessage(null);
 	});
 }
 
 /** How long the engine works before it lets other events in. */
 const SLICE_MS = 20;
-/** Diagnoses running at once, and verdicts held back behind the oldest of them. */
-const MAX_DIAGNOSES = 8;
+/** Verdicts held back behind the oldest diagnosis running, at most. */
 const MAX_QUEUED = 4096;
+/** Requests between two looks at the clock (for progress, batches and slices). */
+const CLOCK_EVERY = 32;
 
 interface Queued {
 	record: VerdictRecord;
@@ -82,21 +97,23 @@ export async function triage(
 ): Promise<TriageSummary> {
 	const started = performance.now();
 	const windowSeconds = options.windowSeconds ?? DEFAULT_WINDOW_SECONDS;
-	const engine = options.hmac ?? 'noble';
+	const engine = options.hmac ?? 'own';
 	const batchSize = options.batchSize ?? 2000;
 	const intervalMs = options.intervalMs ?? 100;
 	const { signal } = options;
 	const tally = new Tally(windowSeconds);
 	const context: CheckContext = {
 		keyring: typeof keys === 'string' ? parseKeys(keys).keyring : keys,
-		signers: new Signers(engine),
+		checks: new MacChecks(engine),
 		nonces: new NonceLedger(),
 		windowSeconds,
 		nowMs: options.nowMs ?? Date.now(),
 		fastPath: options.fastPath !== false
 	};
 	// The diagnosis signs its variants with the same engine as the bulk path.
-	const digests = engine === 'noble' ? nobleDigests() : undefined;
+	const digests = engine === 'subtle' ? undefined : syncDigests(engine);
+	const diagnose = options.diagnose ?? ((mismatch) => diagnoseMistake(mismatch, digests));
+	const maxDiagnoses = options.maxDiagnoses ?? 8;
 
 	const reading = await readRequests(stream);
 	const { source } = reading;
@@ -132,22 +149,26 @@ export async function triage(
 	};
 
 	// Verdicts wait here, in file order, while the diagnoses of mismatches run a few at a time: a
-	// diagnosis mostly awaits SubtleCrypto, which computes off the thread, so several overlap.
+	// diagnosis mostly awaits its signer, so several overlap. A verdict with nothing ahead of it in
+	// the queue goes straight to the batch.
 	const queue: Queued[] = [];
 	let head = 0;
 	let inFlight = 0;
+	const release = async (record: VerdictRecord) => {
+		tally.add(record);
+		pending.push(record);
+		if (pending.length >= batchSize) await flush();
+	};
 	const drain = async (all: boolean) => {
 		while (head < queue.length) {
 			const next = queue[head] as Queued;
 			if (next.diagnosis !== null) {
-				if (!all && inFlight < MAX_DIAGNOSES && queue.length - head < MAX_QUEUED) break;
+				if (!all && inFlight < maxDiagnoses && queue.length - head < MAX_QUEUED) break;
 				await next.diagnosis;
 				if (aborted()) return;
 			}
 			head += 1;
-			tally.add(next.record);
-			pending.push(next.record);
-			if (pending.length >= batchSize) await flush();
+			await release(next.record);
 			if (aborted()) return;
 		}
 		if (head > 1024 || head === queue.length) {
@@ -159,6 +180,8 @@ export async function triage(
 	try {
 		if (aborted()) return summary(true);
 		options.onFormat?.(reading.format);
+		// The clock is read every few requests only: a request takes microseconds.
+		let sinceClock = 0;
 		for await (const items of reading.items) {
 			for (const item of items) {
 				if (aborted()) return summary(true);
@@ -166,32 +189,50 @@ export async function triage(
 					tally.skip();
 					continue;
 				}
-				if (item.kind === 'unreadable') {
-					queue.push({ record: unreadableRecord(item.unreadable), diagnosis: null });
-				} else {
+				let record: VerdictRecord;
+				let diagnosis: Promise<string> | null = null;
+				if (item.kind === 'unreadable') record = unreadableRecord(item.unreadable);
+				else {
 					let checked = checkRequest(item.request, context);
 					if (checked instanceof Promise) checked = await checked;
-					const { record, mismatch } = checked;
+					record = checked.record;
+					if (checked.mismatch !== null) diagnosis = diagnose(checked.mismatch);
+				}
+				if (diagnosis === null && head === queue.length) {
+					if (pending.length + 1 >= batchSize) {
+						await release(record);
+						if (aborted()) return summary(true);
+					} else {
+						tally.add(record);
+						pending.push(record);
+					}
+				} else {
 					const queued: Queued = { record, diagnosis: null };
-					if (mismatch !== null) {
+					if (diagnosis !== null) {
 						inFlight += 1;
-						queued.diagnosis = diagnoseMistake(mismatch, digests).then((mistake) => {
-							record.mistake = mistake;
+						const mismatch = record;
+						queued.diagnosis = diagnosis.then((mistake) => {
+							mismatch.mistake = mistake;
 							queued.diagnosis = null;
 							inFlight -= 1;
 						});
 					}
 					queue.push(queued);
+					await drain(false);
+					if (aborted()) return summary(true);
 				}
-				await drain(false);
-				if (aborted()) return summary(true);
+				if (++sinceClock < CLOCK_EVERY) continue;
+				sinceClock = 0;
 				const now = performance.now();
 				if (now - lastFlush >= intervalMs) await flush();
 				if (now - sliceStart >= SLICE_MS) {
 					await macrotask();
 					sliceStart = performance.now();
 				}
+				if (aborted()) return summary(true);
 			}
+			if (aborted()) return summary(true);
+			await drain(false);
 			if (aborted()) return summary(true);
 			if (performance.now() - lastFlush >= intervalMs) await flush();
 		}

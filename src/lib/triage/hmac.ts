@@ -1,18 +1,24 @@
-// HMAC-SHA-1 for the bulk path. SubtleCrypto costs an await per signature (and importKey once per
-// key); @noble/hashes computes each key's inner and outer state once and then only hashes the base
-// string, synchronously. `npm run bench -- --triage` measures both, and noble is the faster by an
-// order of magnitude per signature, so the engine uses it, for the bulk path and for the variants
-// a diagnosis signs; SubtleCrypto stays selectable. The playground's single signature and /verify's
+// HMAC-SHA-1 for the bulk path, three ways. SubtleCrypto costs an await per signature (and
+// importKey once per key); @noble/hashes computes each key's inner and outer state once and then
+// only hashes the base string, synchronously; sha1.ts does the same with its buffers reused and the
+// digest compared as words, with no Base64 written. `npm run bench -- --triage` measures the three:
+// sha1.ts is the fastest (about 3 times noble, which is an order of magnitude ahead of SubtleCrypto
+// per signature), so the engine uses it for the bulk path and for the SHA-1 variants a diagnosis
+// signs; noble and SubtleCrypto stay selectable. The playground's single signature and /verify's
 // diagnosis keep the core's SubtleCrypto hmac().
 import { hmac as nobleHmac } from '@noble/hashes/hmac.js';
 import { sha1 } from '@noble/hashes/legacy.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { MacInputError, toBase64, utf8Bytes, type Digest } from '$lib/mac';
 import type { DigestSigner } from '$lib/verify/diagnosis/diagnose';
+import { base64Of, HmacSha1 } from './sha1';
 import type { HmacEngine } from './types';
 
-/** Signs base strings with one mac_key: the header's `mac`, Base64 of HMAC-SHA-1. */
-export type Signer = (baseString: string) => string | Promise<string>;
+/**
+ * Whether a base string signed with one mac_key gives `mac` (the header's, trimmed): true exactly
+ * when `mac` is the Base64 of the HMAC-SHA-1.
+ */
+export type MacCheck = (baseString: string, mac: string) => boolean | Promise<boolean>;
 
 const encoder = new TextEncoder();
 // One buffer for the UTF-8 of every base string (at most 3 bytes a UTF-16 unit); a longer one gets its own.
@@ -37,6 +43,12 @@ export function nobleSigner(macKey: string): (baseString: string) => string {
 	};
 }
 
+/** sha1.ts's HMAC keyed once: a base string's digest compared with the mac as words. */
+export function ownCheck(macKey: string): (baseString: string, mac: string) => boolean {
+	const keyed = new HmacSha1(utf8Bytes(macKey));
+	return (baseString, mac) => keyed.sign(baseString).matches(mac);
+}
+
 /** What of a keyed noble HMAC a diagnosis signer uses, whichever the hash. */
 interface Keyed {
 	readonly outputLen: number;
@@ -50,34 +62,75 @@ const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(
 /** Keyed states a diagnosis signer keeps; past this many distinct keys it starts over. */
 const MAX_KEYED = 256;
 
+/** A digest whose hex and Base64 are written when first asked for: a variant is compared in one. */
+class LazyDigest implements Digest {
+	#hex: string | undefined;
+	#base64: string | undefined;
+	constructor(readonly bytes: Uint8Array<ArrayBuffer>) {}
+	get hex(): string {
+		return (this.#hex ??= hexOf(this.bytes));
+	}
+	get base64(): string {
+		return (this.#base64 ??= base64Of(this.bytes));
+	}
+}
+
 /**
- * The core's hmac() computed by noble, synchronously, for a diagnosis's variants: each distinct
- * key (as given, trimmed, decoded…) and hash is keyed once and kept, so a variant costs the hashing
- * of its base string. Fails where hmac() fails: on an empty key.
+ * The core's hmac() computed synchronously, for a diagnosis's variants: SHA-1 by sha1.ts ('own') or
+ * noble, SHA-256 by noble. Each distinct key (as given, trimmed, decoded…) and hash is keyed once
+ * and kept, so a variant costs the hashing of its base string. Fails where hmac() fails: on an
+ * empty key.
  */
-export function nobleDigests(): DigestSigner {
-	const keyed = new Map<string, { state: Keyed; scratch: Keyed }>();
+export function syncDigests(engine: 'own' | 'noble' = 'own'): DigestSigner {
+	const keyed = new Map<string, (text: string) => Uint8Array<ArrayBuffer>>();
 	return (key, text, hash) => {
 		if (key.length === 0) throw new MacInputError('mac_key', { code: 'empty_key', params: {} });
-		const id = `${hash}\u0000${typeof key === 'string' ? `t${key}` : `b${hexOf(key)}`}`;
-		let entry = keyed.get(id);
-		if (entry === undefined) {
+		const id = `${hash}\u0000${typeof key === 'string' ? `t${key}` : byteKeyId(key)}`;
+		let sign = keyed.get(id);
+		if (sign === undefined) {
 			if (keyed.size >= MAX_KEYED) keyed.clear();
-			const state: Keyed = nobleHmac.create(
-				hash === 'SHA-256' ? sha256 : sha1,
-				typeof key === 'string' ? utf8Bytes(key) : key
-			);
-			entry = { state, scratch: state._cloneInto() };
-			keyed.set(id, entry);
+			const bytes = typeof key === 'string' ? utf8Bytes(key) : key;
+			sign =
+				hash === 'SHA-1' && engine === 'own'
+					? ownBytes(bytes)
+					: nobleBytes(hash === 'SHA-256' ? sha256 : sha1, bytes);
+			keyed.set(id, sign);
 		}
-		const scratch = entry.state._cloneInto(entry.scratch);
+		return new LazyDigest(sign(text));
+	};
+}
+
+/** Key bytes written out once each: a diagnosis passes the same decoded key for many variants. */
+const byteKeyIds = new WeakMap<Uint8Array, string>();
+function byteKeyId(key: Uint8Array): string {
+	let id = byteKeyIds.get(key);
+	if (id === undefined) {
+		id = `b${hexOf(key)}`;
+		byteKeyIds.set(key, id);
+	}
+	return id;
+}
+
+function ownBytes(key: Uint8Array): (text: string) => Uint8Array<ArrayBuffer> {
+	const keyed = new HmacSha1(key);
+	return (text) => keyed.sign(text).bytes();
+}
+
+function nobleBytes(
+	hash: typeof sha1 | typeof sha256,
+	key: Uint8Array
+): (text: string) => Uint8Array<ArrayBuffer> {
+	const state: Keyed = nobleHmac.create(hash, key);
+	const scratch = state._cloneInto();
+	return (text) => {
+		state._cloneInto(scratch);
 		if (text.length * 3 <= scratchText.length) {
 			const { written } = encoder.encodeInto(text, scratchText);
 			scratch.update(scratchText.subarray(0, written));
 		} else scratch.update(utf8Bytes(text));
 		const bytes = new Uint8Array(scratch.outputLen);
 		scratch.digestInto(bytes);
-		return { bytes, hex: hexOf(bytes), base64: toBase64(bytes) } satisfies Digest;
+		return bytes;
 	};
 }
 
@@ -102,23 +155,34 @@ export async function subtleSigner(
 		toBase64(new Uint8Array(await crypto.subtle.sign('HMAC', key, utf8Bytes(baseString))));
 }
 
-/** One signer per distinct mac_key, made on first use. */
-export class Signers {
-	#signers = new Map<string, Signer | Promise<Signer>>();
-	constructor(readonly engine: HmacEngine = 'noble') {}
+function macCheck(engine: HmacEngine, macKey: string): MacCheck | Promise<MacCheck> {
+	if (engine === 'own') return ownCheck(macKey);
+	if (engine === 'noble') {
+		const sign = nobleSigner(macKey);
+		return (baseString, mac) => sign(baseString) === mac;
+	}
+	return subtleSigner(macKey).then(
+		(sign) => async (baseString: string, mac: string) => (await sign(baseString)) === mac
+	);
+}
 
-	/** The signer for a mac_key; a promise only the first time a SubtleCrypto key is imported. */
-	for(macKey: string): Signer | Promise<Signer> {
-		let signer = this.#signers.get(macKey);
-		if (signer === undefined) {
-			signer = this.engine === 'noble' ? nobleSigner(macKey) : subtleSigner(macKey);
-			this.#signers.set(macKey, signer);
-			if (signer instanceof Promise)
-				signer.then(
-					(ready) => this.#signers.set(macKey, ready),
-					() => this.#signers.delete(macKey)
+/** One check per distinct mac_key, made on first use. */
+export class MacChecks {
+	#checks = new Map<string, MacCheck | Promise<MacCheck>>();
+	constructor(readonly engine: HmacEngine = 'own') {}
+
+	/** The check for a mac_key; a promise only the first time a SubtleCrypto key is imported. */
+	for(macKey: string): MacCheck | Promise<MacCheck> {
+		let check = this.#checks.get(macKey);
+		if (check === undefined) {
+			check = macCheck(this.engine, macKey);
+			this.#checks.set(macKey, check);
+			if (check instanceof Promise)
+				check.then(
+					(ready) => this.#checks.set(macKey, ready),
+					() => this.#checks.delete(macKey)
 				);
 		}
-		return signer;
+		return check;
 	}
 }

@@ -1,7 +1,9 @@
 // The messages between the page and its triage worker, both sides: `serveTriage` runs in the
 // worker (worker.ts), `startTriage` on the page. A run is started with its input and keys, reports
 // its format, progress and verdicts in batches, and ends with its summary, also when cancelled.
+import type { Diagnose } from './diagnoser';
 import { triage, type TriageOptions } from './engine';
+import { decodeVerdicts, encodeVerdicts, transferables, type VerdictBatch } from './verdict-batch';
 import type {
 	HmacEngine,
 	TriageFormat,
@@ -23,11 +25,11 @@ export type TriageCommand =
 	| { type: 'start'; id: number; input: TriageInput; keys: string; options?: TriageRunOptions }
 	| { type: 'cancel'; id: number };
 
-/** Worker → page. Nothing but 'done' follows a cancel. */
+/** Worker → page. Nothing but 'done' follows a cancel. Verdicts travel in columns (verdict-batch.ts). */
 export type TriageReport =
 	| { type: 'format'; id: number; format: TriageFormat | null }
 	| { type: 'progress'; id: number; progress: TriageProgress }
-	| { type: 'verdicts'; id: number; records: VerdictRecord[] }
+	| { type: 'verdicts'; id: number; batch: VerdictBatch }
 	| { type: 'done'; id: number; summary: TriageSummary }
 	| { type: 'failed'; id: number; message: string };
 
@@ -50,8 +52,14 @@ function streamOf(input: TriageInput): {
 	return { stream: input, totalBytes: null };
 }
 
-/** The worker's side: runs each started triage and answers on the same port. */
-export function serveTriage(port: TriagePort<TriageCommand, TriageReport>): void {
+/**
+ * The worker's side: runs each started triage and answers on the same port. `diagnose`, when
+ * given, names the mistakes of runs that use the default HMAC (e.g. in a worker of its own).
+ */
+export function serveTriage(
+	port: TriagePort<TriageCommand, TriageReport>,
+	{ diagnose }: { diagnose?: Diagnose } = {}
+): void {
 	const runs = new Map<number, AbortController>();
 	port.addEventListener('message', (event) => {
 		const command = event.data;
@@ -65,15 +73,22 @@ export function serveTriage(port: TriagePort<TriageCommand, TriageReport>): void
 		runs.get(id)?.abort();
 		runs.set(id, controller);
 		const live = () => !controller.signal.aborted;
-		const post = (report: TriageReport) => port.postMessage(report);
+		const post = (report: TriageReport, transfer: Transferable[] = []) =>
+			port.postMessage(report, transfer);
 		void (async () => {
 			try {
 				const { stream, totalBytes } = streamOf(command.input);
+				const elsewhere =
+					diagnose !== undefined && (command.options?.hmac ?? 'own') === 'own'
+						? // Many at once: a diagnosis elsewhere is a message away.
+							{ diagnose, maxDiagnoses: 64 }
+						: {};
 				const summary = await triage(stream, String(command.keys ?? ''), {
-					// Small batches: each is structured-cloned on the page's main thread, which must stay
-					// free (no task over 50 ms); 500 verdicts clone in a few milliseconds.
-					batchSize: 500,
+					// A batch of columns is decoded on the page's main thread in about a millisecond per
+					// thousand verdicts: the page stays free (no task over 50 ms), and posts are few.
+					batchSize: 4000,
 					...command.options,
+					...elsewhere,
 					signal: controller.signal,
 					totalBytes,
 					onFormat: (format) => {
@@ -83,7 +98,9 @@ export function serveTriage(port: TriagePort<TriageCommand, TriageReport>): void
 						if (live()) post({ type: 'progress', id, progress });
 					},
 					onVerdicts: (records) => {
-						if (live()) post({ type: 'verdicts', id, records });
+						if (!live()) return;
+						const batch = encodeVerdicts(records);
+						post({ type: 'verdicts', id, batch }, transferables(batch));
 					}
 				});
 				post({ type: 'done', id, summary });
@@ -142,7 +159,7 @@ export function startTriage(
 			if (cancelled) return;
 			if (report.type === 'format') handlers.onFormat?.(report.format);
 			else if (report.type === 'progress') handlers.onProgress?.(report.progress);
-			else handlers.onVerdicts?.(report.records);
+			else if (handlers.onVerdicts) handlers.onVerdicts(decodeVerdicts(report.batch));
 		};
 		worker.addEventListener('message', listener);
 	});

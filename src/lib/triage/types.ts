@@ -140,8 +140,11 @@ export interface TriageSummary {
 	cancelled: boolean;
 }
 
-/** Which HMAC-SHA-1 the bulk path uses (the figures favour noble; SubtleCrypto stays for comparison). */
-export type HmacEngine = 'noble' | 'subtle';
+/**
+ * Which HMAC-SHA-1 the bulk path uses: sha1.ts's ('own', the figures favour it), @noble/hashes's or
+ * SubtleCrypto's (both kept for comparison).
+ */
+export type HmacEngine = 'own' | 'noble' | 'subtle';
 
 export interface TriageProgress {
 	bytesRead: number;

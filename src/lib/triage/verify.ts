@@ -7,7 +7,7 @@ import { clockCheck } from '$lib/verify/diagnosis/clock-check';
 import { diagnose, type DiagnoseInput } from '$lib/verify/diagnosis/diagnose';
 import type { DigestSigner } from '$lib/verify/diagnosis/diagnose';
 import { fastAuthorization, fastTarget, type FastTarget } from './fast-parse';
-import type { Signers } from './hmac';
+import type { MacChecks } from './hmac';
 import type { Keyring } from './keys';
 import type { NonceLedger } from './tally';
 import { UNEXPLAINED, type LoggedRequest, type Unreadable, type VerdictRecord } from './types';
@@ -17,7 +17,7 @@ const KNOWN_HOSTS = hostsOf(Object.values(BASE_URLS));
 
 export interface CheckContext {
 	keyring: Keyring;
-	signers: Signers;
+	checks: MacChecks;
 	nonces: NonceLedger;
 	windowSeconds: number;
 	nowMs: number;
@@ -51,8 +51,8 @@ export function unreadableRecord(unreadable: Unreadable, request?: LoggedRequest
 }
 
 /**
- * Verifies one request. Synchronous with a noble signer (the bulk path); a promise only while a
- * SubtleCrypto signer is used.
+ * Verifies one request. Synchronous with the own or noble HMAC (the bulk path); a promise only
+ * while SubtleCrypto is used.
  */
 export function checkRequest(
 	request: LoggedRequest,
@@ -118,8 +118,8 @@ export function checkRequest(
 		port: target.port,
 		ext: authorization.ext ?? ''
 	});
-	const decide = (expected: string): Checked => {
-		if (expected === authorization.mac.trim()) return { record, mismatch: null };
+	const decide = (matches: boolean): Checked => {
+		if (matches) return { record, mismatch: null };
 		record.verdict = 'mismatch';
 		return {
 			record,
@@ -133,10 +133,11 @@ export function checkRequest(
 			}
 		};
 	};
-	const signer = context.signers.for(macKey);
-	if (signer instanceof Promise) return signer.then(async (ready) => decide(await ready(text)));
-	const mac = signer(text);
-	return typeof mac === 'string' ? decide(mac) : mac.then(decide);
+	const mac = authorization.mac.trim();
+	const check = context.checks.for(macKey);
+	if (check instanceof Promise) return check.then(async (ready) => decide(await ready(text, mac)));
+	const matches = check(text, mac);
+	return typeof matches === 'boolean' ? decide(matches) : matches.then(decide);
 }
 
 function unreadableCheck(unreadable: Unreadable, request: LoggedRequest): Checked {

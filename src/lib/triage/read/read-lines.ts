@@ -16,12 +16,13 @@ const unreadable = (
 /** The NDJSON fields, found whatever their case (`Authorization`, `URL`). */
 const FIELDS = ['method', 'url', 'authorization', 'status', 'time', 'base_string'] as const;
 type Field = (typeof FIELDS)[number];
+const FIELD_NAMES: ReadonlyMap<string, Field> = new Map(FIELDS.map((field) => [field, field]));
 
 function fieldsOf(object: Record<string, unknown>): Partial<Record<Field, unknown>> {
 	const found: Partial<Record<Field, unknown>> = {};
 	for (const name of Object.keys(object)) {
-		const lower = name.toLowerCase();
-		const field = FIELDS.find((known) => known === lower);
+		// A name as the fields are written needs no lower-casing.
+		const field = FIELD_NAMES.get(name) ?? FIELD_NAMES.get(name.toLowerCase());
 		if (field !== undefined && !(field in found)) found[field] = member(object, name);
 	}
 	return found;
