@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BASE_URLS, hostsOf } from '$lib/account-api/deployments';
+import { pasteCredential } from '$lib/playground/paste';
 import { Playground } from '$lib/playground/playground.svelte';
 import { replacedText } from '$lib/playground/texts';
 import { Sandbox } from '$lib/sandbox/sandbox.svelte';
@@ -66,7 +67,8 @@ describe('explainResponse: the clock', () => {
 describe('Sender', () => {
 	it('says when the sandbox never issued the kid it was sent, and keeps what /verify needs', async () => {
 		const { playground, sender } = setup();
-		playground.pasteCredential(
+		pasteCredential(
+			playground,
 			JSON.stringify({ kid: 'real-kid', mac_key: 'real-key', scopeSet: ['basic_info'] })
 		);
 		await sender.send();
@@ -235,7 +237,8 @@ describe('Sender: actions on the answer', () => {
 describe('Playground.logInAgain', () => {
 	it('puts a demo login in place of a credential it never issued, says so, and puts it back', async () => {
 		const { playground, sandbox } = setup();
-		playground.pasteCredential(
+		pasteCredential(
+			playground,
 			JSON.stringify({ kid: 'real-kid', mac_key: 'real-key', scopeSet: ['basic_info'] })
 		);
 		playground.clientId = 'real-client';

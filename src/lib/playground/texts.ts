@@ -10,24 +10,10 @@ import type { FieldMessage } from '$lib/ui/FieldNote.svelte';
 import type { Operation, ScopeReason } from './operation';
 import type {
 	FieldProblem,
-	IgnoredText,
 	PlaygroundNote,
 	ReplacedCredential,
 	UrlNote
 } from './playground.svelte';
-
-/** Sentences one after another: a space between them in English, none in Chinese. */
-export function sentences(parts: readonly string[]): string {
-	return parts.join(m.frame_locale() === 'en' ? ' ' : '');
-}
-
-/** "kid, mac_key and scopes": names the page lists, in its language. */
-export function listText(names: readonly string[]): string {
-	if (m.frame_locale() !== 'en') return names.join('、');
-	return names.length < 2
-		? names.join('')
-		: `${names.slice(0, -1).join(', ')} and ${names.at(-1) ?? ''}`;
-}
 
 export function scopeReasonText(reason: ScopeReason): string {
 	switch (reason) {
@@ -117,13 +103,6 @@ export function urlNoteText(note: UrlNote): string {
 			? m.playground_url_changes({ changes: changes.charAt(0).toUpperCase() + changes.slice(1) })
 			: m.playground_url_sent_as({ url: note.sentAs, changes });
 	return m.playground_url_note({ what });
-}
-
-export function ignoredText(ignored: IgnoredText): string {
-	const { before, after } = ignored;
-	if (before !== null && after !== null) return m.playground_ignored_both({ before, after });
-	if (before !== null) return m.playground_ignored_before({ before });
-	return m.playground_ignored_after({ after: after ?? '' });
 }
 
 export function replacedText(replaced: ReplacedCredential): string {
