@@ -232,6 +232,21 @@ describe('Sender: actions on the answer', () => {
 		sender.useRelay();
 		expect(sender.target).toBe('proxy');
 	});
+
+	it("checks the relay's address once the Proxy target is chosen, and sends through it", async () => {
+		const { sender } = setup();
+		sender.setProxySetting('127.0.0.1:8787');
+		sender.target = 'proxy';
+		await vi.waitFor(() => expect(sender.cannotSend).not.toBeNull());
+		expect(render(sender.cannotSend!)).toBe(
+			"The relay's address must start with http:// or https://."
+		);
+		// A closed port on this machine: the request goes to the relay's URL and finds nobody.
+		sender.setProxySetting('http://127.0.0.1:1/');
+		await sender.send();
+		expect(sender.result?.requestUrl).toBe(`http://127.0.0.1:1/${sender.upstreamUrl}`);
+		expect(sender.result?.outcome).toMatchObject({ kind: 'fault', fault: 'unreachable' });
+	});
 });
 
 describe('Playground.logInAgain', () => {
