@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { Playground } from '$lib/playground/playground.svelte';
 import { ignoredText, pasteCredential } from '$lib/playground/paste';
 import { PRESETS } from '$lib/playground/presets';
-import { fieldMessage, replacedText, urlNoteText } from '$lib/playground/texts';
+import { fieldMessage, replacedText } from '$lib/playground/texts';
+import { urlNoteText } from '$lib/playground/url-note';
 import { macErrorText } from '$lib/i18n/mac-error-text';
 
 const draft = PRESETS.find((preset) => preset.id === 'draft-example')!;

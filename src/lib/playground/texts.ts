@@ -4,16 +4,10 @@
 // Where English differs, the test of the locale is written out at the spot: it compiles to a
 // constant comparison, so the English page carries none of the other branch.
 import { macErrorTextLazy } from '$lib/i18n/mac-error-text-lazy';
-import type { UrlRewrite } from '$lib/mac';
 import { m } from '$lib/paraglide/messages.js';
 import type { FieldMessage } from '$lib/ui/FieldNote.svelte';
 import type { Operation, ScopeReason } from './operation';
-import type {
-	FieldProblem,
-	PlaygroundNote,
-	ReplacedCredential,
-	UrlNote
-} from './playground.svelte';
+import type { FieldProblem, PlaygroundNote, ReplacedCredential } from './playground.svelte';
 
 export function scopeReasonText(reason: ScopeReason): string {
 	switch (reason) {
@@ -75,34 +69,6 @@ export function noteText(note: PlaygroundNote): string {
 /** A field's note as the field shows it. */
 export function fieldMessage(problem: FieldProblem | null | undefined): FieldMessage | null {
 	return problem ? { message: noteText(problem.note), blocking: problem.blocking } : null;
-}
-
-/** One of the core's URL rewrites, in this language. */
-function rewriteText(rewrite: UrlRewrite): string {
-	switch (rewrite.kind) {
-		case 'host-lower-case':
-			return m.playground_rewrite_host();
-		case 'empty-path':
-			return m.playground_rewrite_empty_path();
-		case 'breaks-dropped':
-			return m.playground_rewrite_breaks();
-		case 'dot-segments':
-			return m.playground_rewrite_dot_segments();
-		case 'encoded':
-			return m.playground_rewrite_encoded({
-				char: rewrite.char === ' ' ? m.playground_rewrite_space() : rewrite.shown,
-				escaped: rewrite.escaped
-			});
-	}
-}
-
-export function urlNoteText(note: UrlNote): string {
-	const changes = note.changes.map(rewriteText).join(m.playground_clause_separator());
-	const what =
-		note.sentAs === null
-			? m.playground_url_changes({ changes: changes.charAt(0).toUpperCase() + changes.slice(1) })
-			: m.playground_url_sent_as({ url: note.sentAs, changes });
-	return m.playground_url_note({ what });
 }
 
 export function replacedText(replaced: ReplacedCredential): string {
