@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { Playground } from '$lib/playground/playground.svelte';
 import { ignoredText, pasteCredential } from '$lib/playground/paste';
 import { PRESETS } from '$lib/playground/presets';
-import { fieldMessage, replacedText } from '$lib/playground/texts';
+import { fieldMessage, presetLabel } from '$lib/playground/texts';
+import { replacedText } from '$lib/playground/replaced';
 import { urlNoteText } from '$lib/playground/url-note';
 import { macErrorText } from '$lib/i18n/mac-error-text';
 
@@ -166,7 +167,9 @@ describe('Playground: a credential the page puts in place of the user’s', () =
 		pasteCredential(playground, JSON.stringify({ kid: 'mine', mac_key: 'my-key' }));
 		playground.signOut();
 		expect([playground.kid, playground.macKey]).toEqual(['', '']);
-		expect(playground.replaced && replacedText(playground.replaced)).toMatch(/yours was kid mine/);
+		expect(playground.replaced && replacedText(playground.replaced, presetLabel)).toMatch(
+			/yours was kid mine/
+		);
 		playground.putBackCredential();
 		expect([playground.kid, playground.macKey]).toEqual(['mine', 'my-key']);
 
@@ -182,7 +185,7 @@ describe('Playground: a credential the page puts in place of the user’s', () =
 			{ kid: 'given', macKey: 'given-key', scopes: ['basic_info'], clientId: 'c1' },
 			'demo-basic'
 		);
-		expect(playground.replaced && replacedText(playground.replaced)).toBe(
+		expect(playground.replaced && replacedText(playground.replaced, presetLabel)).toBe(
 			"Signing with a fresh login of the sandbox's demo account with basic_info only (kid given, client_id c1), in place of yours (kid mine)."
 		);
 		expect([playground.kid, playground.clientId]).toEqual(['given', 'c1']);

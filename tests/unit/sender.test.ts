@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BASE_URLS, hostsOf } from '$lib/account-api/deployments';
 import { pasteCredential } from '$lib/playground/paste';
 import { Playground } from '$lib/playground/playground.svelte';
-import { replacedText } from '$lib/playground/texts';
+import { replacedText } from '$lib/playground/replaced';
+import { presetLabel } from '$lib/playground/texts';
 import { Sandbox } from '$lib/sandbox/sandbox.svelte';
 import { explainResponse } from '$lib/send/explain';
 import { MAX_ATTEMPTS, RETRY_DELAY_MS, Sender } from '$lib/send/sender.svelte';
@@ -261,11 +262,15 @@ describe('Playground.logInAgain', () => {
 		expect(playground.kid).toMatch(/^demo-kid-profile-4f1c-\d+$/);
 		expect(playground.clientId).toBe('demo-client-0001');
 		expect(sandbox.issued(playground.kid)).toBe(true);
-		expect(replacedText(playground.replaced!)).toMatch(/in place of yours \(kid real-kid\)/);
+		expect(replacedText(playground.replaced!, presetLabel)).toMatch(
+			/in place of yours \(kid real-kid\)/
+		);
 
 		// A second login still keeps the user's own credential to put back.
 		await playground.logInAgain(sandbox);
-		expect(replacedText(playground.replaced!)).toMatch(/in place of yours \(kid real-kid\)/);
+		expect(replacedText(playground.replaced!, presetLabel)).toMatch(
+			/in place of yours \(kid real-kid\)/
+		);
 		playground.putBackCredential();
 		expect([playground.kid, playground.macKey, playground.clientId]).toEqual([
 			'real-kid',

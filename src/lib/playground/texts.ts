@@ -70,15 +70,3 @@ export function noteText(note: PlaygroundNote): string {
 export function fieldMessage(problem: FieldProblem | null | undefined): FieldMessage | null {
 	return problem ? { message: noteText(problem.note), blocking: problem.blocking } : null;
 }
-
-export function replacedText(replaced: ReplacedCredential): string {
-	const { by } = replaced;
-	const yours = by.yours || m.playground_empty();
-	if (by.kind === 'signed_out') return m.playground_replaced_signed_out({ yours });
-	return m.playground_replaced_login({
-		account: presetLabel(by.account).toLowerCase(),
-		kid: by.kid,
-		clientId: by.clientId,
-		yours
-	});
-}
