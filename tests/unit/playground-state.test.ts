@@ -1,11 +1,11 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { Playground } from '$lib/playground/playground.svelte';
-import { ignoredText, pasteCredential } from '$lib/playground/paste';
+import { ignoredText, pasteCredential } from '$lib/playground/first-use/paste';
 import { PRESETS } from '$lib/playground/presets';
 import { fieldMessage, presetLabel } from '$lib/playground/texts';
-import { replacedText } from '$lib/playground/replaced';
-import { urlNoteText } from '$lib/playground/url-note';
+import { replacedText } from '$lib/playground/first-use/replaced';
+import { urlNoteText } from '$lib/playground/first-use/url-note';
 import { macErrorText } from '$lib/i18n/mac-error-text';
 
 const draft = PRESETS.find((preset) => preset.id === 'draft-example')!;

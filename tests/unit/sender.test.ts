@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BASE_URLS, hostsOf } from '$lib/account-api/deployments';
-import { pasteCredential } from '$lib/playground/paste';
+import { pasteCredential } from '$lib/playground/first-use/paste';
 import { Playground } from '$lib/playground/playground.svelte';
-import { replacedText } from '$lib/playground/replaced';
+import { replacedText } from '$lib/playground/first-use/replaced';
 import { presetLabel } from '$lib/playground/texts';
 import { Sandbox } from '$lib/sandbox/sandbox.svelte';
 import { explainResponse } from '$lib/send/explain';

@@ -276,7 +276,7 @@ export class Playground {
 	}
 
 	/**
-	 * Fills the credential fields that `credential` holds (a pasted SDK login result: paste.ts),
+	 * Fills the credential fields that `credential` holds (a pasted SDK login result: first-use/paste.ts),
 	 * and says which, in the spec's names.
 	 */
 	fillCredential(credential: Partial<Credential>): string[] {

@@ -1,4 +1,5 @@
-// What the playground's state says, in the page's language: the state holds codes and values
+// What the playground's state says on the first view, in the page's language (the rarer notes load
+// on first use: first-use/): the state holds codes and values
 // (playground.svelte.ts), and the components render them with these functions. A text module:
 // imported by a component, it is copied per language (src/lib/i18n/locale-variants.ts).
 // Where English differs, the test of the locale is written out at the spot: it compiles to a
@@ -7,7 +8,7 @@ import { macErrorTextLazy } from '$lib/i18n/mac-error-text-lazy';
 import { m } from '$lib/paraglide/messages.js';
 import type { FieldMessage } from '$lib/ui/FieldNote.svelte';
 import type { Operation, ScopeReason } from './operation';
-import type { FieldProblem, PlaygroundNote, ReplacedCredential } from './playground.svelte';
+import type { FieldProblem, PlaygroundNote } from './playground.svelte';
 
 export function scopeReasonText(reason: ScopeReason): string {
 	switch (reason) {

@@ -3,7 +3,7 @@
 // text module: imported by a component, it is copied per language (src/lib/i18n/locale-variants.ts).
 import type { UrlRewrite } from '$lib/mac';
 import { m } from '$lib/paraglide/messages.js';
-import type { UrlNote } from './playground.svelte';
+import type { UrlNote } from '../playground.svelte';
 
 /** One of the core's URL rewrites, in this language. */
 function rewriteText(rewrite: UrlRewrite): string {

@@ -3,7 +3,7 @@
 // page. A text module: imported by a component, it is copied per language
 // (src/lib/i18n/locale-variants.ts).
 import { m } from '$lib/paraglide/messages.js';
-import type { ReplacedCredential } from './playground.svelte';
+import type { ReplacedCredential } from '../playground.svelte';
 
 /**
  * What the page says when it signs with another credential than the user's; `accountName` names

@@ -11,7 +11,7 @@ import {
 	type PastedJson
 } from '$lib/mac';
 import { m } from '$lib/paraglide/messages.js';
-import type { Playground } from './playground.svelte';
+import type { Playground } from '../playground.svelte';
 
 /** The text around a pasted JSON object that was not read: short, and never with the mac_key. */
 export interface IgnoredText {
