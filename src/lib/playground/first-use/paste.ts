@@ -1,7 +1,6 @@
 // Reading a pasted SDK login result into the playground, and what the page says about it: loaded
 // with the first use of the paste box (SdkPaste.svelte), not with the page. A text module: imported
 // by a component, it is copied per language (src/lib/i18n/locale-variants.ts).
-import { macErrorTextLazy } from '$lib/i18n/mac-error-text-lazy';
 import {
 	CredentialError,
 	MacInputError,
@@ -87,15 +86,19 @@ export function ignoredText(ignored: IgnoredText): string {
 }
 
 /**
- * What the paste box says about a paste, as it is shown (an error's text may still be loading:
- * mac-error-text-lazy.ts). `emptied`: the mac_key was read, and the box emptied of it.
+ * What the paste box says about a paste. `emptied`: the mac_key was read, and the box emptied of
+ * it; `problem`: the text of `pasted.problem`, which the box gets in its language.
  */
-export function pasteNote(pasted: CredentialPasteResult, emptied: boolean): string {
-	const { filled, problem, ignored } = pasted;
+export function pasteNote(
+	pasted: CredentialPasteResult,
+	emptied: boolean,
+	problem: string | null
+): string {
+	const { filled, ignored } = pasted;
 	const parts: string[] = [];
 	if (filled.length > 0) parts.push(m.playground_paste_filled({ fields: listText(filled) }));
 	if (ignored) parts.push(ignoredText(ignored));
-	if (problem) parts.push(macErrorTextLazy(problem));
+	if (problem) parts.push(problem);
 	if (emptied) parts.push(m.playground_paste_emptied());
 	return sentences(parts);
 }
