@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/svelte';
+import { render, screen, waitFor } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import type { Component } from 'svelte';
 import { describe, expect, it } from 'vitest';
@@ -64,7 +64,8 @@ describe('SdkPaste', () => {
 				scopeSet: '[basic_info]'
 			})
 		);
-		expect(playground.kid).toBe('k9');
+		// The reader loads with the first use of the box.
+		await waitFor(() => expect(playground.kid).toBe('k9'));
 		expect(playground.scopes).toEqual({ basic_info: true, public_profile: false });
 		expect(box).toHaveAccessibleDescription(/Filled/);
 	});
@@ -77,7 +78,7 @@ describe('SdkPaste', () => {
 		await user.click(box);
 		await user.paste('{"kid": ');
 		expect(box).toHaveValue('{"kid": ');
-		expect(box).toHaveAttribute('aria-invalid', 'true');
+		await waitFor(() => expect(box).toHaveAttribute('aria-invalid', 'true'));
 		expect(box).toHaveAccessibleDescription(/not JSON/);
 		expect(playground.kid).toBe(kid);
 	});

@@ -14,7 +14,7 @@ import {
 	type ValueKind
 } from '$lib/mac';
 import { MAC_ERROR_TEXTS, macDetailText, macErrorText } from '$lib/i18n/mac-error-text';
-import { urlNoteText } from '$lib/playground/texts';
+import { urlNoteText } from '$lib/playground/first-use/url-note';
 import { BASE_STRING_RULES, browserRewrites, urlRewrites } from '$lib/mac';
 
 // The same text modules compiled in Chinese, as a Chinese page imports them (locale-variants.ts).
@@ -22,8 +22,8 @@ const chinese = (await import('$lib/i18n/mac-error-text.ts?locale=zh-CN' as stri
 	typeof import('$lib/i18n/mac-error-text')
 >;
 const chinesePlayground = (await import(
-	'$lib/playground/texts.ts?locale=zh-CN' as string
-)) as Awaited<typeof import('$lib/playground/texts')>;
+	'$lib/playground/first-use/url-note.ts?locale=zh-CN' as string
+)) as Awaited<typeof import('$lib/playground/first-use/url-note')>;
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const KINDS: ValueKind[] = [

@@ -1,8 +1,11 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { Playground } from '$lib/playground/playground.svelte';
+import { ignoredText, pasteCredential } from '$lib/playground/first-use/paste';
 import { PRESETS } from '$lib/playground/presets';
-import { fieldMessage, ignoredText, replacedText, urlNoteText } from '$lib/playground/texts';
+import { fieldMessage, presetLabel } from '$lib/playground/texts';
+import { replacedText } from '$lib/playground/first-use/replaced';
+import { urlNoteText } from '$lib/playground/first-use/url-note';
 import { macErrorText } from '$lib/i18n/mac-error-text';
 
 const draft = PRESETS.find((preset) => preset.id === 'draft-example')!;
@@ -89,7 +92,8 @@ describe('Playground', () => {
 	it('fills the credential from a pasted SDK result, keeping what it cannot use out', () => {
 		const playground = new Playground();
 		playground.clientId = 'kept';
-		const { problem, filled } = playground.pasteCredential(
+		const { problem, filled } = pasteCredential(
+			playground,
 			JSON.stringify({
 				kid: 'pasted',
 				mac_key: 'pk',
@@ -105,7 +109,7 @@ describe('Playground', () => {
 			'pk',
 			'kept'
 		]);
-		expect(playground.pasteCredential('{oops').problem?.message).toMatch(/not JSON/);
+		expect(pasteCredential(playground, '{oops').problem?.message).toMatch(/not JSON/);
 		expect(playground.kid).toBe('pasted');
 	});
 
@@ -119,7 +123,7 @@ describe('Playground', () => {
 			mac_algorithm: 'hmac-sha-1',
 			scopeSet: ['public_profile']
 		});
-		const result = playground.pasteCredential(`${prefix} ${json} (logcat-key)`);
+		const result = pasteCredential(playground, `${prefix} ${json} (logcat-key)`);
 		expect(result.problem).toBeNull();
 		expect([playground.kid, playground.macKey, playground.scopes.public_profile]).toEqual([
 			'logcat-kid',
@@ -160,26 +164,28 @@ describe('Playground', () => {
 describe('Playground: a credential the page puts in place of the user’s', () => {
 	it('signing out keeps the credential to put back; pasting a new one forgets it', () => {
 		const playground = new Playground();
-		playground.pasteCredential(JSON.stringify({ kid: 'mine', mac_key: 'my-key' }));
+		pasteCredential(playground, JSON.stringify({ kid: 'mine', mac_key: 'my-key' }));
 		playground.signOut();
 		expect([playground.kid, playground.macKey]).toEqual(['', '']);
-		expect(playground.replaced && replacedText(playground.replaced)).toMatch(/yours was kid mine/);
+		expect(playground.replaced && replacedText(playground.replaced, presetLabel)).toMatch(
+			/yours was kid mine/
+		);
 		playground.putBackCredential();
 		expect([playground.kid, playground.macKey]).toEqual(['mine', 'my-key']);
 
 		playground.signOut();
-		playground.pasteCredential(JSON.stringify({ kid: 'other', mac_key: 'other-key' }));
+		pasteCredential(playground, JSON.stringify({ kid: 'other', mac_key: 'other-key' }));
 		expect(playground.replaced).toBeNull();
 	});
 
 	it('says which credential it signs with instead of the user’s', () => {
 		const playground = new Playground();
-		playground.pasteCredential(JSON.stringify({ kid: 'mine', mac_key: 'my-key' }));
+		pasteCredential(playground, JSON.stringify({ kid: 'mine', mac_key: 'my-key' }));
 		playground.useCredential(
 			{ kid: 'given', macKey: 'given-key', scopes: ['basic_info'], clientId: 'c1' },
 			'demo-basic'
 		);
-		expect(playground.replaced && replacedText(playground.replaced)).toBe(
+		expect(playground.replaced && replacedText(playground.replaced, presetLabel)).toBe(
 			"Signing with a fresh login of the sandbox's demo account with basic_info only (kid given, client_id c1), in place of yours (kid mine)."
 		);
 		expect([playground.kid, playground.clientId]).toEqual(['given', 'c1']);

@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BASE_URLS, hostsOf } from '$lib/account-api/deployments';
+import { pasteCredential } from '$lib/playground/first-use/paste';
 import { Playground } from '$lib/playground/playground.svelte';
-import { replacedText } from '$lib/playground/texts';
+import { replacedText } from '$lib/playground/first-use/replaced';
+import { presetLabel } from '$lib/playground/texts';
 import { Sandbox } from '$lib/sandbox/sandbox.svelte';
 import { explainResponse } from '$lib/send/explain';
 import { MAX_ATTEMPTS, RETRY_DELAY_MS, Sender } from '$lib/send/sender.svelte';
@@ -66,7 +68,8 @@ describe('explainResponse: the clock', () => {
 describe('Sender', () => {
 	it('says when the sandbox never issued the kid it was sent, and keeps what /verify needs', async () => {
 		const { playground, sender } = setup();
-		playground.pasteCredential(
+		pasteCredential(
+			playground,
 			JSON.stringify({ kid: 'real-kid', mac_key: 'real-key', scopeSet: ['basic_info'] })
 		);
 		await sender.send();
@@ -230,12 +233,28 @@ describe('Sender: actions on the answer', () => {
 		sender.useRelay();
 		expect(sender.target).toBe('proxy');
 	});
+
+	it("checks the relay's address once the Proxy target is chosen, and sends through it", async () => {
+		const { sender } = setup();
+		sender.setProxySetting('127.0.0.1:8787');
+		sender.target = 'proxy';
+		await vi.waitFor(() => expect(sender.cannotSend).not.toBeNull());
+		expect(render(sender.cannotSend!)).toBe(
+			"The relay's address must start with http:// or https://."
+		);
+		// A closed port on this machine: the request goes to the relay's URL and finds nobody.
+		sender.setProxySetting('http://127.0.0.1:1/');
+		await sender.send();
+		expect(sender.result?.requestUrl).toBe(`http://127.0.0.1:1/${sender.upstreamUrl}`);
+		expect(sender.result?.outcome).toMatchObject({ kind: 'fault', fault: 'unreachable' });
+	});
 });
 
 describe('Playground.logInAgain', () => {
 	it('puts a demo login in place of a credential it never issued, says so, and puts it back', async () => {
 		const { playground, sandbox } = setup();
-		playground.pasteCredential(
+		pasteCredential(
+			playground,
 			JSON.stringify({ kid: 'real-kid', mac_key: 'real-key', scopeSet: ['basic_info'] })
 		);
 		playground.clientId = 'real-client';
@@ -243,11 +262,15 @@ describe('Playground.logInAgain', () => {
 		expect(playground.kid).toMatch(/^demo-kid-profile-4f1c-\d+$/);
 		expect(playground.clientId).toBe('demo-client-0001');
 		expect(sandbox.issued(playground.kid)).toBe(true);
-		expect(replacedText(playground.replaced!)).toMatch(/in place of yours \(kid real-kid\)/);
+		expect(replacedText(playground.replaced!, presetLabel)).toMatch(
+			/in place of yours \(kid real-kid\)/
+		);
 
 		// A second login still keeps the user's own credential to put back.
 		await playground.logInAgain(sandbox);
-		expect(replacedText(playground.replaced!)).toMatch(/in place of yours \(kid real-kid\)/);
+		expect(replacedText(playground.replaced!, presetLabel)).toMatch(
+			/in place of yours \(kid real-kid\)/
+		);
 		playground.putBackCredential();
 		expect([playground.kid, playground.macKey, playground.clientId]).toEqual([
 			'real-kid',

@@ -1,11 +1,8 @@
-import {
-	authorizationHeader,
-	curlCommand,
-	hmac,
-	MacInputError,
-	type Digest,
-	type Outcome
-} from '$lib/mac';
+// The core's modules by name (see playground.svelte.ts).
+import { curlCommand } from '$lib/mac/curl';
+import { MacInputError, type Outcome } from '$lib/mac/errors';
+import { authorizationHeader } from '$lib/mac/header';
+import { hmac, type Digest } from '$lib/mac/sign';
 
 export interface SignInput {
 	macKey: string;

@@ -1,29 +1,20 @@
 import { createContext } from 'svelte';
+// The core's modules by name, not through its index: the index would bring every module of the
+// core into the page's first chunks, the paste reader's and the Windows quoting's among them.
+import { baseString, baseStringLines, type BaseStringInput } from '$lib/mac/base-string';
+import type { Credential } from '$lib/mac/credential';
+import { attempt, MacInputError, type Outcome } from '$lib/mac/errors';
+import { checkHeaderValue } from '$lib/mac/header';
+import { requestTarget, urlRewrites, type UrlRewrite } from '$lib/mac/request-target';
+import { isSupportedAlgorithm, MAC_ALGORITHM } from '$lib/mac/sign';
 import {
-	attempt,
-	baseString,
-	baseStringLines,
-	checkHeaderValue,
-	CredentialError,
-	isSupportedAlgorithm,
 	isTimestamp,
-	MAC_ALGORITHM,
-	MacInputError,
-	parseCredential,
-	pastedJson,
-	randomNonce,
-	requestTarget,
 	padTimestamp,
+	randomNonce,
 	timestamp,
 	timestampToDate,
-	urlRewrites,
-	type BaseStringInput,
-	type Credential,
-	type Outcome,
-	type PastedJson,
-	type NonceKind,
-	type UrlRewrite
-} from '$lib/mac';
+	type NonceKind
+} from '$lib/mac/ts-nonce';
 import { BASE_URLS, type Region } from '$lib/account-api/deployments';
 import type { Sandbox } from '$lib/sandbox/sandbox.svelte';
 import { FocusRequests } from '$lib/ui/focus-requests.svelte';
@@ -65,22 +56,6 @@ export interface FieldProblem {
 	blocking: boolean;
 }
 
-/** The text around a pasted JSON object that was not read: short, and never with the mac_key. */
-export interface IgnoredText {
-	before: string | null;
-	after: string | null;
-}
-
-/** What pasting an SDK login result did. */
-export interface CredentialPasteResult {
-	/** The fields filled, in the spec's names. */
-	filled: string[];
-	/** What could not be used, or null. */
-	problem: MacInputError | null;
-	/** The text around the JSON object that was not read; null when there was none. */
-	ignored: IgnoredText | null;
-}
-
 /** Why the URL that goes out differs from the one written. */
 export interface UrlNote {
 	/** The URL as it goes out, when the user typed it by hand; null for a composed one. */
@@ -89,17 +64,6 @@ export interface UrlNote {
 	changes: UrlRewrite[];
 }
 
-/** A piece of ignored text: short, and never with the mac_key in it. */
-function shown(text: string, secret: string | undefined): string | null {
-	if (text === '') return null;
-	const safe = secret ? text.split(secret).join('•••') : text;
-	return safe.length > 90 ? `${safe.slice(0, 90)}…` : safe;
-}
-
-function ignoredText(pasted: PastedJson, secret: string | undefined): IgnoredText | null {
-	const ignored = { before: shown(pasted.before, secret), after: shown(pasted.after, secret) };
-	return ignored.before === null && ignored.after === null ? null : ignored;
-}
 export type Shell = 'bash' | 'cmd' | 'powershell';
 
 /** The credential fields and the application they sign for, as the user had them. */
@@ -312,29 +276,10 @@ export class Playground {
 	}
 
 	/**
-	 * Fills the credential from a pasted SDK login result, found inside a log line if need be.
-	 * Fields that could be read are filled even when others are bad; the result says what was
-	 * filled, what could not be used and what text around the JSON was ignored.
+	 * Fills the credential fields that `credential` holds (a pasted SDK login result: first-use/paste.ts),
+	 * and says which, in the spec's names.
 	 */
-	pasteCredential(text: string): CredentialPasteResult {
-		let credential: Partial<Credential>;
-		let problem: MacInputError | null = null;
-		try {
-			credential = parseCredential(text);
-		} catch (error) {
-			if (!(error instanceof CredentialError)) {
-				const thrown =
-					error instanceof MacInputError
-						? error
-						: new MacInputError(
-								'credential',
-								error instanceof Error ? error.message : String(error)
-							);
-				return { filled: [], problem: thrown, ignored: null };
-			}
-			credential = error.partial;
-			problem = error;
-		}
+	fillCredential(credential: Partial<Credential>): string[] {
 		// What the user pastes is theirs: a credential the page put in place earlier is forgotten.
 		this.replaced = null;
 		const filled: string[] = [];
@@ -361,7 +306,7 @@ export class Playground {
 			};
 			filled.push('scopes');
 		}
-		return { filled, problem, ignored: ignoredText(pastedJson(text), credential.mac_key) };
+		return filled;
 	}
 
 	newNonce(): void {

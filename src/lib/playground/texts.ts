@@ -1,33 +1,14 @@
-// What the playground's state says, in the page's language: the state holds codes and values
+// What the playground's state says on the first view, in the page's language (the rarer notes load
+// on first use: first-use/): the state holds codes and values
 // (playground.svelte.ts), and the components render them with these functions. A text module:
 // imported by a component, it is copied per language (src/lib/i18n/locale-variants.ts).
 // Where English differs, the test of the locale is written out at the spot: it compiles to a
 // constant comparison, so the English page carries none of the other branch.
 import { macErrorTextLazy } from '$lib/i18n/mac-error-text-lazy';
-import type { UrlRewrite } from '$lib/mac';
 import { m } from '$lib/paraglide/messages.js';
 import type { FieldMessage } from '$lib/ui/FieldNote.svelte';
 import type { Operation, ScopeReason } from './operation';
-import type {
-	FieldProblem,
-	IgnoredText,
-	PlaygroundNote,
-	ReplacedCredential,
-	UrlNote
-} from './playground.svelte';
-
-/** Sentences one after another: a space between them in English, none in Chinese. */
-export function sentences(parts: readonly string[]): string {
-	return parts.join(m.frame_locale() === 'en' ? ' ' : '');
-}
-
-/** "kid, mac_key and scopes": names the page lists, in its language. */
-export function listText(names: readonly string[]): string {
-	if (m.frame_locale() !== 'en') return names.join('、');
-	return names.length < 2
-		? names.join('')
-		: `${names.slice(0, -1).join(', ')} and ${names.at(-1) ?? ''}`;
-}
+import type { FieldProblem, PlaygroundNote } from './playground.svelte';
 
 export function scopeReasonText(reason: ScopeReason): string {
 	switch (reason) {
@@ -89,51 +70,4 @@ export function noteText(note: PlaygroundNote): string {
 /** A field's note as the field shows it. */
 export function fieldMessage(problem: FieldProblem | null | undefined): FieldMessage | null {
 	return problem ? { message: noteText(problem.note), blocking: problem.blocking } : null;
-}
-
-/** One of the core's URL rewrites, in this language. */
-function rewriteText(rewrite: UrlRewrite): string {
-	switch (rewrite.kind) {
-		case 'host-lower-case':
-			return m.playground_rewrite_host();
-		case 'empty-path':
-			return m.playground_rewrite_empty_path();
-		case 'breaks-dropped':
-			return m.playground_rewrite_breaks();
-		case 'dot-segments':
-			return m.playground_rewrite_dot_segments();
-		case 'encoded':
-			return m.playground_rewrite_encoded({
-				char: rewrite.char === ' ' ? m.playground_rewrite_space() : rewrite.shown,
-				escaped: rewrite.escaped
-			});
-	}
-}
-
-export function urlNoteText(note: UrlNote): string {
-	const changes = note.changes.map(rewriteText).join(m.playground_clause_separator());
-	const what =
-		note.sentAs === null
-			? m.playground_url_changes({ changes: changes.charAt(0).toUpperCase() + changes.slice(1) })
-			: m.playground_url_sent_as({ url: note.sentAs, changes });
-	return m.playground_url_note({ what });
-}
-
-export function ignoredText(ignored: IgnoredText): string {
-	const { before, after } = ignored;
-	if (before !== null && after !== null) return m.playground_ignored_both({ before, after });
-	if (before !== null) return m.playground_ignored_before({ before });
-	return m.playground_ignored_after({ after: after ?? '' });
-}
-
-export function replacedText(replaced: ReplacedCredential): string {
-	const { by } = replaced;
-	const yours = by.yours || m.playground_empty();
-	if (by.kind === 'signed_out') return m.playground_replaced_signed_out({ yours });
-	return m.playground_replaced_login({
-		account: presetLabel(by.account).toLowerCase(),
-		kid: by.kid,
-		clientId: by.clientId,
-		yours
-	});
 }

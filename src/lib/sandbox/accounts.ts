@@ -1,23 +1,10 @@
 /**
- * The sandbox's made-up world: one vendor with two applications, two users, and a token per demo
- * account. Safe to show and share; nothing here is a real credential.
+ * The sandbox's demo accounts, a token each: the page's presets and the sandbox's first tokens.
+ * Their users and applications are in directory.ts. Safe to show and share; nothing here is a real
+ * credential.
  */
-export interface DemoUser {
-	id: string;
-	name: string;
-	/** File name under the sandbox's avatar base URL. */
-	avatar: string;
-}
-
-export interface DemoApplication {
-	clientId: string;
-	name: string;
-	vendorId: string;
-}
-
 export interface DemoAccount {
 	id: string;
-	label: string;
 	userId: string;
 	clientId: string;
 	scopes: string[];
@@ -26,22 +13,9 @@ export interface DemoAccount {
 	macKey: string;
 }
 
-export const DEMO_VENDOR_ID = 'demo-vendor';
-
-export const DEMO_APPLICATIONS: readonly DemoApplication[] = [
-	{ clientId: 'demo-client-0001', name: 'Demo Game One', vendorId: DEMO_VENDOR_ID },
-	{ clientId: 'demo-client-0002', name: 'Demo Game Two', vendorId: DEMO_VENDOR_ID }
-];
-
-export const DEMO_USERS: readonly DemoUser[] = [
-	{ id: 'user-ada', name: 'Ada Demo', avatar: 'ada.svg' },
-	{ id: 'user-bo', name: 'Bo Demo', avatar: 'bo.svg' }
-];
-
 export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
 	{
 		id: 'demo-profile',
-		label: 'Demo account with public_profile',
 		userId: 'user-ada',
 		clientId: 'demo-client-0001',
 		scopes: ['basic_info', 'public_profile'],
@@ -50,7 +24,6 @@ export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
 	},
 	{
 		id: 'demo-basic',
-		label: 'Demo account with basic_info only',
 		userId: 'user-bo',
 		clientId: 'demo-client-0001',
 		scopes: ['basic_info'],
@@ -58,8 +31,3 @@ export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
 		macKey: 'demo-mac-key-basic-Zr7Wm4'
 	}
 ];
-
-/** The vendor an application belongs to: unionid is the same across one vendor's applications. */
-export function vendorOf(clientId: string): string {
-	return DEMO_APPLICATIONS.find((app) => app.clientId === clientId)?.vendorId ?? DEMO_VENDOR_ID;
-}

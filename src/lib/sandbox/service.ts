@@ -4,7 +4,8 @@ import { MacInputError } from '../mac/errors';
 import { isTimestamp, randomNonce } from '../mac/ts-nonce';
 import { ERROR_CODES, type ErrorCode } from '../account-api/error-codes';
 import { wrap } from '../account-api/envelope';
-import { DEMO_ACCOUNTS, DEMO_USERS, vendorOf } from './accounts';
+import { DEMO_ACCOUNTS } from './accounts';
+import { DEMO_USERS, vendorOf } from './directory';
 import type { SandboxState, SandboxToken } from './state';
 import { openid, unionid } from './identifiers';
 

@@ -1,3 +1,6 @@
+// The relay's address and the URL that goes to it: loaded with the first choice of the Proxy target
+// (sender.svelte.ts), not with the page.
+import { text, type Text } from '../i18n/text';
 import { MacInputError } from '../mac/errors';
 
 /** What is wrong with a relay address: none typed, not http(s), or no URL with the upstream in it. */
@@ -41,5 +44,18 @@ export function proxyRequestUrl(setting: string, upstreamUrl: string): string {
 		return url;
 	} catch {
 		throw new ProxySettingError('invalid', text, `"${text}" does not make a valid URL.`);
+	}
+}
+
+/** What is wrong with the relay's address, in words for the person who typed it. */
+export function proxyProblem(error: Error): Text {
+	if (!(error instanceof ProxySettingError)) return text('status_proxy_scheme');
+	switch (error.problem) {
+		case 'empty':
+			return text('status_proxy_empty');
+		case 'scheme':
+			return text('status_proxy_scheme');
+		case 'invalid':
+			return text('status_proxy_invalid', { setting: error.setting });
 	}
 }

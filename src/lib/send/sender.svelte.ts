@@ -4,8 +4,8 @@ import { attempt, type Outcome } from '../mac/errors';
 import type { Playground } from '../playground/playground.svelte';
 import type { Sandbox } from '../sandbox/sandbox.svelte';
 import { FocusRequests } from '../ui/focus-requests.svelte';
+import { Loaded } from '../ui/loaded.svelte';
 import type { Explanation } from './explain';
-import { proxyRequestUrl, ProxySettingError } from './proxy-url';
 import type { SendOutcome, Target } from './send';
 
 /** Spec §7 and §8: at most 3 attempts after server_error. */
@@ -33,19 +33,6 @@ export interface SendResult {
 	signedRequest: { curl: string; macKey: string };
 	outcome: SendOutcome;
 	explanation: Explanation | null;
-}
-
-/** What is wrong with the relay's address, in words for the person who typed it. */
-export function proxyProblem(error: Error): Text {
-	if (!(error instanceof ProxySettingError)) return text('status_proxy_scheme');
-	switch (error.problem) {
-		case 'empty':
-			return text('status_proxy_empty');
-		case 'scheme':
-			return text('status_proxy_scheme');
-		case 'invalid':
-			return text('status_proxy_invalid', { setting: error.setting });
-	}
 }
 
 /** Sending the playground's request: the target, the retries after server_error, and what came back. */
@@ -84,11 +71,21 @@ export class Sender {
 	readonly upstreamUrl: string | null = $derived.by(() =>
 		this.#playground.target.ok ? this.#playground.target.value.href : null
 	);
-	readonly proxyUrl: Outcome<string> | null = $derived(
-		this.upstreamUrl === null
-			? null
-			: attempt(() => proxyRequestUrl(this.proxySetting, this.upstreamUrl ?? ''))
-	);
+	/** The relay's URL rules, loaded with the first choice of the Proxy target, not with the page. */
+	readonly #relayRules = new Loaded(() => import('./proxy-url'));
+	/** The URL that goes to the relay, or why there is none; null unless the target is Proxy. */
+	readonly proxyUrl: Outcome<string> | null = $derived.by(() => {
+		const rules = this.target === 'proxy' ? this.#relayRules.get() : null;
+		const upstreamUrl = this.upstreamUrl;
+		if (rules === null || upstreamUrl === null) return null;
+		return attempt(() => rules.proxyRequestUrl(this.proxySetting, upstreamUrl));
+	});
+	/** What is wrong with the relay's address, in words for the person who typed it, or null. */
+	readonly proxyProblem: Text | null = $derived.by(() => {
+		if (this.proxyUrl === null || this.proxyUrl.ok) return null;
+		// In by now: proxyUrl is made with them.
+		return this.#relayRules.get()?.proxyProblem(this.proxyUrl.error) ?? null;
+	});
 	readonly requestUrl: string | null = $derived(
 		this.target !== 'proxy' ? this.upstreamUrl : this.proxyUrl?.ok ? this.proxyUrl.value : null
 	);
@@ -100,8 +97,7 @@ export class Sender {
 	readonly cannotSend: Text | null = $derived.by(() => {
 		if (this.#playground.blockingFields.length > 0)
 			return text('status_fix_first', { fields: this.#playground.blockingFields });
-		if (this.target === 'proxy' && this.proxyUrl && !this.proxyUrl.ok)
-			return proxyProblem(this.proxyUrl.error);
+		if (this.proxyProblem) return this.proxyProblem;
 		if (this.isRefused) return text('status_refused', { code: this.refused?.code ?? '' });
 		return null;
 	});
@@ -141,6 +137,8 @@ export class Sender {
 	}
 
 	async send(): Promise<void> {
+		// Chosen a moment ago, the Proxy target may still be loading its rules: the send waits.
+		if (this.target === 'proxy') await this.#relayRules.load();
 		if (this.busy || this.cannotSend) return;
 		this.busy = true;
 		const before = this.result;

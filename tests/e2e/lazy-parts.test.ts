@@ -1,0 +1,68 @@
+// What the signing page loads on first use rather than with the page: the first view fetches none of
+// it, and each part, asked for, appears and does what it says, in English and in Chinese.
+import { expect, test, type Page } from '@playwright/test';
+import { expectNoEnglishProse } from './english-prose';
+import { failOnPageErrors } from './page-errors';
+
+/** Stylesheets named after the parts that only load when asked for (Vite names CSS after them). */
+const LAZY_STYLES =
+	/\/(ResponseView|ErrorExplainer|HexView|WindowsCommand|ReplacedNotice)\.[\w-]+\.css$/;
+
+/** Every URL the page requests from now on. */
+function requests(page: Page): string[] {
+	const urls: string[] = [];
+	page.on('request', (request) => urls.push(request.url()));
+	return urls;
+}
+
+async function open(page: Page, path: './' | './zh-CN/', header: string) {
+	failOnPageErrors(page);
+	await page.goto(path);
+	await expect(page.getByRole('status', { name: header, exact: true })).toBeVisible();
+}
+
+test('the first view loads no styles of a part it does not show; each part brings its own', async ({
+	page
+}) => {
+	const urls = requests(page);
+	await open(page, './', 'Authorization header');
+	await page.waitForLoadState('networkidle');
+	expect(urls.filter((url) => LAZY_STYLES.test(url))).toEqual([]);
+
+	await page.getByRole('button', { name: 'Send', exact: true }).click();
+	await expect(page.getByRole('status', { name: 'HTTP status', exact: true })).toHaveText('200 OK');
+	expect(urls.some((url) => /\/ResponseView\.[\w-]+\.css$/.test(url))).toBe(true);
+
+	await page.getByText('Hex view', { exact: true }).click();
+	await expect(page.getByRole('region', { name: 'Base string bytes in hex' })).toContainText(
+		'0000  '
+	);
+
+	await page.getByRole('radio', { name: 'cmd', exact: true }).check();
+	await expect(page.getByRole('heading', { name: 'curl for Windows cmd' })).toBeVisible();
+	await expect(page.getByRole('button', { name: 'Copy cmd command' })).toBeVisible();
+	expect(urls.some((url) => /\/WindowsCommand\.[\w-]+\.css$/.test(url))).toBe(true);
+});
+
+test('the Chinese page reads a pasted login result, says what it did and notes a rewritten URL, in Chinese', async ({
+	page
+}) => {
+	await open(page, './zh-CN/', 'Authorization 请求头');
+	await page.getByText('粘贴 SDK 登录结果', { exact: true }).first().click();
+	const box = page.getByRole('textbox', { name: '粘贴 SDK 登录结果' });
+	await box.fill(
+		'I/TapLogin: onLoginSuccess: {"kid": "zh-kid-1", "mac_key": "zh-key-1", "token_type": "mac", "mac_algorithm": "hmac-sha-1", "scopeSet": ["basic_info"]}'
+	);
+	await expect(page.getByLabel('mac_key', { exact: true })).toHaveValue('zh-key-1');
+	await expect(box).toHaveValue('');
+	await expect(box).toHaveAccessibleDescription(/^已填入 kid、mac_key、.*输入框已清空/);
+	await expect(
+		page.getByRole('status', { name: 'Authorization 请求头', exact: true })
+	).toContainText('id="zh-kid-1"');
+
+	await page.getByLabel('client_id', { exact: true }).fill("it's");
+	await expect(
+		page.getByRole('textbox', { name: '请求 URL', exact: true })
+	).toHaveAccessibleDescription(/' 以 %27 发出/);
+	await expectNoEnglishProse(page);
+});
