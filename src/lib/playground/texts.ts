@@ -4,7 +4,7 @@
 // Where English differs, the test of the locale is written out at the spot: it compiles to a
 // constant comparison, so the English page carries none of the other branch.
 import { macErrorTextLazy } from '$lib/i18n/mac-error-text-lazy';
-import type { UrlRewrite } from '$lib/mac';
+import { urlRewritesText } from '$lib/i18n/url-rewrite-text';
 import { m } from '$lib/paraglide/messages.js';
 import type { FieldMessage } from '$lib/ui/FieldNote.svelte';
 import type { Operation, ScopeReason } from './operation';
@@ -91,27 +91,8 @@ export function fieldMessage(problem: FieldProblem | null | undefined): FieldMes
 	return problem ? { message: noteText(problem.note), blocking: problem.blocking } : null;
 }
 
-/** One of the core's URL rewrites, in this language. */
-function rewriteText(rewrite: UrlRewrite): string {
-	switch (rewrite.kind) {
-		case 'host-lower-case':
-			return m.playground_rewrite_host();
-		case 'empty-path':
-			return m.playground_rewrite_empty_path();
-		case 'breaks-dropped':
-			return m.playground_rewrite_breaks();
-		case 'dot-segments':
-			return m.playground_rewrite_dot_segments();
-		case 'encoded':
-			return m.playground_rewrite_encoded({
-				char: rewrite.char === ' ' ? m.playground_rewrite_space() : rewrite.shown,
-				escaped: rewrite.escaped
-			});
-	}
-}
-
 export function urlNoteText(note: UrlNote): string {
-	const changes = note.changes.map(rewriteText).join(m.playground_clause_separator());
+	const changes = urlRewritesText(note.changes);
 	const what =
 		note.sentAs === null
 			? m.playground_url_changes({ changes: changes.charAt(0).toUpperCase() + changes.slice(1) })

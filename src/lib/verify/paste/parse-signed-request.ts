@@ -4,13 +4,13 @@ import { text as t, type Text } from '$lib/i18n/text';
 import {
 	MacInputError,
 	attempt,
-	browserRewrites,
 	type Outcome,
 	parseAuthorization,
 	requestTarget,
 	writtenTarget,
 	type MacHeaderParams,
-	type UriForm
+	type UriForm,
+	urlRewrites
 } from '$lib/mac';
 import { parseCurlCommand } from './parse-curl';
 import { FETCH_CALL, parseFetch } from './parse-fetch';
@@ -19,7 +19,7 @@ import { looksLikePowerShell, parsePowerShell } from './powershell/parse-powersh
 import { HEADER_LINE, REQUEST_LINE, parseRawRequest, type RawRequest } from './parse-raw-request';
 import { PasteError, fail, type HeaderField, type ParsedRequest } from './parsed-request';
 import { httpDate, logLineTime, type SentAt } from './sent-at';
-import { sentences } from './shown-text';
+import { sentences, type UrlRewrites } from './shown-text';
 
 export type SignedRequestKind = 'header' | 'curl' | 'raw' | 'har' | 'fetch' | 'powershell';
 export type MissingInput = 'url' | 'mac_key';
@@ -254,13 +254,15 @@ function fromRequest(
 
 /** What the request URI's bytes are, when a browser and curl would send different ones. */
 function uriBytes(kind: RequestKind, url: string, uri: string): Text[] {
-	const rewrites = browserRewrites(url).join(', ');
+	// The core's data: the page says them in its language (ShownText).
+	const rewrites: UrlRewrites = { urlRewrites: urlRewrites(url) };
+	const rewritten = rewrites.urlRewrites.length > 0;
 	if (URI_FORMS[kind] === 'browser') {
-		return rewrites === '' ? [] : [t('paste_browser_rewrites', { rewrites, uri })];
+		return rewritten ? [t('paste_browser_rewrites', { rewrites, uri })] : [];
 	}
 	const lines: Text[] = [];
 	const written = writtenTarget(url).uri;
-	if (rewrites !== '')
+	if (rewritten)
 		lines.push(
 			t(kind === 'curl' ? 'paste_as_pasted_curl' : 'paste_as_pasted_raw', { uri, rewrites })
 		);
