@@ -50,7 +50,9 @@ const PASTED_AS: Record<SignedRequestKind, string> = {
 	raw: m.verify_case_kind_raw(),
 	har: m.verify_case_kind_har(),
 	fetch: m.verify_case_kind_fetch(),
-	powershell: m.verify_case_kind_powershell()
+	powershell: m.verify_case_kind_powershell(),
+	ndjson: m.verify_case_kind_ndjson(),
+	'log-lines': m.verify_case_kind_log_lines()
 };
 
 /** A diagnosis or paste Text as plain text, in this module's language. */
