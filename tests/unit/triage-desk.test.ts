@@ -44,10 +44,10 @@ async function finished(desk: TriageDesk): Promise<void> {
 	await vi.waitFor(() => expect(desk.phase).toBe('done'), { timeout: 10_000 });
 }
 
-async function ranDesk(): Promise<TriageDesk> {
+async function ranDesk(run: { text: string; keys: string } = log): Promise<TriageDesk> {
 	const desk = new TriageDesk(realWorker);
-	desk.requestsText = log.text;
-	desk.keysText = log.keys;
+	desk.requestsText = run.text;
+	desk.keysText = run.keys;
 	desk.start();
 	await finished(desk);
 	return desk;
@@ -155,9 +155,12 @@ describe('TriageDesk', () => {
 		);
 	});
 
-	it('exports kids masked and never a key, in the CSV and in the Markdown', async () => {
+	it('exports every verdict, kids masked and never a key, in the CSV and in the Markdown', async () => {
 		const desk = await ranDesk();
-		const csv = verdictsCsv(desk.verdicts());
+		const file = await desk.csv();
+		const csv = await file.text();
+		expect(csv).toBe(verdictsCsv(desk.verdicts()));
+		expect(file.type).toBe('text/csv;charset=utf-8');
 		const markdown = summaryMarkdown(desk.summary!);
 		expect(csv.split('\r\n')).toHaveLength(expected.requests + 2);
 		for (const [kid, key] of keys) {
@@ -167,6 +170,16 @@ describe('TriageDesk', () => {
 			}
 			expect(csv).toContain(`${kid.slice(0, 4)}...${kid.slice(-2)}`);
 		}
+	});
+
+	it('writes the CSV of a bigger run in several slices, the same text as the exporter at once', async () => {
+		const bigger = triageLogText({ requests: 4000, faultRate: 0.02, seed: 12 });
+		const desk = await ranDesk(bigger);
+		const csv = await (await desk.csv()).text();
+		// More than one slice's worth (256 k characters).
+		expect(csv.length).toBeGreaterThan(1 << 18);
+		expect(csv).toBe(verdictsCsv(desk.verdicts()));
+		expect(csv.split('\r\n')).toHaveLength(4000 + 2);
 	});
 
 	it('hands a verdict to /verify as a request it reads, with the key of its kid only', async () => {
