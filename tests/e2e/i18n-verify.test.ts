@@ -170,3 +170,12 @@ test('what a browser would rewrite in the pasted URL is said in Chinese, on the 
 	expect(report).toContain("请求域名以小写发出，' 以 %27 发出");
 	expect(report).not.toMatch(/is sent|lower case/);
 });
+
+test('why the pasted URL cannot be signed is said in Chinese', async ({ page }) => {
+	await signedRequest(page).fill(
+		`curl 'ftp://open.tapapis.cn${QUERY}' -H 'Authorization: MAC id="${KID}",ts="${ts}",nonce="${nonce}",mac="bWFj"'`
+	);
+	await expect(
+		page.getByRole('list', { name: '从粘贴内容中读出' }).getByRole('listitem')
+	).toContainText(['这个 URL 无法签算：只能签算 https:// 和 http:// 的 URL，不能签算 ftp://。']);
+});

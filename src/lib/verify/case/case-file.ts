@@ -5,6 +5,7 @@
 import { authorizationHeader, type MacHeaderParams } from '$lib/mac';
 import { m } from '$lib/paraglide/messages.js';
 import type { Text } from '$lib/i18n/text';
+import { macErrorText } from '$lib/i18n/mac-error-text';
 import { urlRewritesText } from '$lib/i18n/url-rewrite-text';
 import { render as renderDiagnosis } from 'virtual:messages/diagnosis';
 import { render as renderPaste } from 'virtual:messages/paste';
@@ -60,7 +61,7 @@ function shown(value: Text): string {
 	return shownString(
 		(text) => (text.key.startsWith('paste_') ? renderPaste(text) : renderDiagnosis(text)),
 		value,
-		{ urlRewrites: urlRewritesText }
+		{ urlRewrites: urlRewritesText, macError: macErrorText }
 	);
 }
 

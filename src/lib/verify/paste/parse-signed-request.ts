@@ -19,7 +19,7 @@ import { looksLikePowerShell, parsePowerShell } from './powershell/parse-powersh
 import { HEADER_LINE, REQUEST_LINE, parseRawRequest, type RawRequest } from './parse-raw-request';
 import { PasteError, fail, type HeaderField, type ParsedRequest } from './parsed-request';
 import { httpDate, logLineTime, type SentAt } from './sent-at';
-import { sentences, type UrlRewrites } from './shown-text';
+import { sentences, type CoreError, type UrlRewrites } from './shown-text';
 
 export type SignedRequestKind =
 	'header' | 'curl' | 'raw' | 'har' | 'fetch' | 'powershell' | LoggedFormat;
@@ -299,7 +299,8 @@ function fromRequest(
 		// Kept for the page to show and correct, but not usable as it is.
 		const target = attempt(() => requestTarget(request.url ?? '', { uri: result.uriForm }));
 		if (!target.ok) {
-			understood.push(t('paste_url_unsignable', { reason: target.error.message }));
+			const reason: CoreError = { macError: target.error };
+			understood.push(t('paste_url_unsignable', { reason }));
 			result.missing = ['url', 'mac_key'];
 		} else {
 			understood.push(...uriBytes(kind, request.url, target.value.uri));

@@ -5,7 +5,7 @@
 // holding a backtick (PowerShell's escape) is shown as it is. A Text may also hold the core's data
 // (a URL's rewrites), which the page words in its language with its own text modules.
 import type { MessageKey, Text } from '$lib/i18n/text';
-import type { UrlRewrite } from '$lib/mac';
+import type { MacInputError, UrlRewrite } from '$lib/mac';
 
 /** One catalogue's renderer, or several chosen by key: what `virtual:messages/<area>` exports. */
 export type Render = (text: Text) => string;
@@ -20,9 +20,15 @@ export interface UrlRewrites {
 	urlRewrites: UrlRewrite[];
 }
 
-/** How the page words the core's data in its language (src/lib/i18n/url-rewrite-text.ts). */
+/** One of the core's errors: a Text's parameter the page words (its code and values). */
+export interface CoreError {
+	macError: MacInputError;
+}
+
+/** How the page words the core's data in its language (src/lib/i18n: url-rewrite-text, mac-error-text). */
 export interface CoreWords {
 	urlRewrites: (rewrites: readonly UrlRewrite[]) => string;
+	macError: (error: MacInputError) => string;
 }
 
 export interface ShownPart {
@@ -43,6 +49,10 @@ function isUrlRewrites(value: unknown): value is UrlRewrites {
 	return typeof value === 'object' && value !== null && 'urlRewrites' in value;
 }
 
+function isCoreError(value: unknown): value is CoreError {
+	return typeof value === 'object' && value !== null && 'macError' in value;
+}
+
 // Private-use characters no message or paste shown here contains: a parameter's place.
 const OPEN = '\u{E001}';
 const CLOSE = '\u{E002}';
@@ -50,7 +60,8 @@ const PLACE = new RegExp(`${OPEN}(\\d+)${CLOSE}`, 'gu');
 
 /**
  * A Text as parts, its parameters rendered first (their own code style kept). `words` words the
- * core's data a Text holds; a Text holding some and rendered without them throws.
+ * core's data a Text holds (URL rewrites, errors); a Text holding some and rendered without them
+ * throws.
  */
 export function shownParts(render: Render, value: Text, words?: CoreWords): ShownPart[] {
 	const values: ShownPart[][] = [];
@@ -61,6 +72,9 @@ export function shownParts(render: Render, value: Text, words?: CoreWords): Show
 		else if (isUrlRewrites(param)) {
 			if (!words) throw new Error(`${value.key}: no wording given for the core's URL rewrites`);
 			parts = [{ text: words.urlRewrites(param.urlRewrites), code: false }];
+		} else if (isCoreError(param)) {
+			if (!words) throw new Error(`${value.key}: no wording given for the core's errors`);
+			parts = [{ text: words.macError(param.macError), code: false }];
 		} else if (isLowerFirst(param)) {
 			parts = shownParts(render, param.lowerFirst, words);
 			const [first] = parts;
