@@ -22,6 +22,8 @@ const MISTAKE_LABELS: Record<(typeof PLANTED_MISTAKES)[number], string> = {
 async function summaryCounts(page: Page): Promise<Record<string, string>> {
 	const table = page.getByRole('table', { name: '汇总', exact: true });
 	await expect(table).toBeVisible({ timeout: 30_000 });
+	// The counts fill as the verdicts come; the run's own summary ends them.
+	await expect(table).toHaveAttribute('aria-busy', 'false', { timeout: 30_000 });
 	return table.evaluate((element) => {
 		const counts: Record<string, string> = {};
 		for (const row of element.querySelectorAll('tbody tr'))
@@ -59,6 +61,8 @@ test('the Chinese page triages a log: every count of the Summary, a filter, a mi
 		'nonce 重复使用': String(expected.noncesReused)
 	};
 	for (const id of PLANTED_MISTAKES) wanted[MISTAKE_LABELS[id]] = String(expected.mistakes[id]);
+	wanted['不是 JSON'] = String(expected.lines['not-json'].length);
+	wanted['Authorization 请求头无法读取'] = String(expected.lines['bad-header'].length);
 	expect(await summaryCounts(page)).toEqual(wanted);
 	await expect(page.getByRole('status').filter({ hasText: '格式：NDJSON。' })).toBeVisible();
 	const progress = page.getByRole('progressbar', { name: '排查进度' });

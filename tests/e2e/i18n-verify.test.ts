@@ -148,3 +148,34 @@ test('the link to the signing page stays in Chinese, and the case is still live 
 	await macKey(page).fill(`${KEY}-not-theirs`);
 	await expect(verdict(page).locator('strong')).toHaveText('不一致');
 });
+
+test('what a browser would rewrite in the pasted URL is said in Chinese, on the page and in the case file', async ({
+	page
+}) => {
+	// A host in capitals and a quote in the query: curl sends them as written, a browser would not.
+	const written = `https://Open.TapAPIs.cn${QUERY}&state=it's`;
+	const command = curl(correctBase).replace(`'${URL}'`, `"${written}"`);
+	await signedRequest(page).fill(command);
+	const note = page
+		.getByRole('list', { name: '从粘贴内容中读出' })
+		.getByRole('listitem')
+		.filter({ hasText: '浏览器会改写' });
+	await expect(note).toContainText("（请求域名以小写发出，' 以 %27 发出）");
+	await macKey(page).fill(KEY);
+	await expect(verdict(page).locator('strong')).toHaveText(/一致|不一致/);
+
+	const download = page.waitForEvent('download');
+	await page.getByRole('button', { name: '下载排查报告（Markdown）' }).click();
+	const report = await readFile(await (await download).path(), 'utf8');
+	expect(report).toContain("请求域名以小写发出，' 以 %27 发出");
+	expect(report).not.toMatch(/is sent|lower case/);
+});
+
+test('why the pasted URL cannot be signed is said in Chinese', async ({ page }) => {
+	await signedRequest(page).fill(
+		`curl 'ftp://open.tapapis.cn${QUERY}' -H 'Authorization: MAC id="${KID}",ts="${ts}",nonce="${nonce}",mac="bWFj"'`
+	);
+	await expect(
+		page.getByRole('list', { name: '从粘贴内容中读出' }).getByRole('listitem')
+	).toContainText(['这个 URL 无法签算：只能签算 https:// 和 http:// 的 URL，不能签算 ftp://。']);
+});

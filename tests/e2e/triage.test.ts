@@ -24,6 +24,8 @@ const MISTAKE_LABELS: Record<(typeof PLANTED_MISTAKES)[number], string> = {
 async function summaryCounts(page: Page, name: string): Promise<Record<string, string>> {
 	const table = page.getByRole('table', { name, exact: true });
 	await expect(table).toBeVisible({ timeout: 30_000 });
+	// The counts fill as the verdicts come; the run's own summary ends them.
+	await expect(table).toHaveAttribute('aria-busy', 'false', { timeout: 30_000 });
 	return table.evaluate((element) => {
 		const counts: Record<string, string> = {};
 		for (const row of element.querySelectorAll('tbody tr'))
@@ -44,6 +46,9 @@ function englishExpected(): Record<string, string> {
 		'nonce used twice': String(expected.noncesReused)
 	};
 	for (const id of PLANTED_MISTAKES) counts[MISTAKE_LABELS[id]] = String(expected.mistakes[id]);
+	// The unreadable ones by reason: a line that is not JSON, a header that is not MAC.
+	counts['not JSON'] = String(expected.lines['not-json'].length);
+	counts['Authorization header not readable'] = String(expected.lines['bad-header'].length);
 	return counts;
 }
 

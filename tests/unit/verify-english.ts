@@ -1,6 +1,8 @@
 // The verify page's Texts rendered in English, as the English page shows them: tests assert the
 // English a support engineer reads.
 import type { Text } from '$lib/i18n/text';
+import { macErrorText } from '$lib/i18n/mac-error-text';
+import { urlRewritesText } from '$lib/i18n/url-rewrite-text';
 import { PasteError } from '$lib/verify/paste/parsed-request';
 import { shownString } from '$lib/verify/paste/shown-text';
 import { render as renderDiagnosis } from 'virtual:messages/diagnosis';
@@ -11,7 +13,8 @@ export function english(text: Text | undefined): string {
 	if (text === undefined) throw new Error('no Text to render');
 	return shownString(
 		(value) => (value.key.startsWith('paste_') ? renderPaste(value) : renderDiagnosis(value)),
-		text
+		text,
+		{ urlRewrites: urlRewritesText, macError: macErrorText }
 	);
 }
 

@@ -1,6 +1,8 @@
 // The triage page's state: what is given (requests as a file or a text, the keys), the run in the
 // worker (format, progress, verdicts as they come, the summary) and the table's view of the
 // verdicts (filter and sort). No language: components render every word.
+import { DEFAULT_WINDOW_SECONDS } from '$lib/triage/engine';
+import { CSV_HEADER, csvRow } from '$lib/triage/exports';
 import { parseKeys, type KeyProblem, type Keyring } from '$lib/triage/keys';
 import {
 	startTriage,
@@ -9,6 +11,7 @@ import {
 	type TriageReport,
 	type TriageRun
 } from '$lib/triage/protocol';
+import { Tally } from '$lib/triage/tally';
 import {
 	UNEXPLAINED,
 	type TriageFormat,
@@ -33,6 +36,15 @@ export type SortColumn = 'number' | 'method' | 'url' | 'kid' | 'verdict' | 'mist
 export type SortDirection = 'ascending' | 'descending';
 
 export type TriageWorker = TriagePort<TriageReport, TriageCommand> & { terminate(): void };
+
+/** What the Summary table shows: the worker's summary at the end, the page's own tally before. */
+export type SummaryCounts = Pick<
+	TriageSummary,
+	'groups' | 'mistakes' | 'unexplained' | 'clock' | 'noncesReused' | 'unreadable'
+> & {
+	/** Lines with no signed request: known only from the worker's summary, at the end. */
+	skipped: number | null;
+};
 
 /** A verdict's mistake group: its id, 'unexplained', or null for a request that matched. */
 export function mistakeGroup(record: VerdictRecord): string | null {
@@ -61,6 +73,17 @@ export function signedRequestText(record: VerdictRecord): string {
 	return `${record.method} ${record.url} HTTP/1.1\nAuthorization: ${record.authorization}\n`;
 }
 
+/** What one slice of an export may take before the page gets the thread back (a long task: 50 ms). */
+const SLICE_MS = 8;
+/**
+ * Text one slice may write: joining rows is quick (the engine defers the copy), encoding them into
+ * the file is what costs, a few milliseconds for this much.
+ */
+const SLICE_CHARS = 1 << 18;
+/** Rows written between two looks at the clock. */
+const ROWS_PER_LOOK = 64;
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
 export class TriageDesk {
 	/** The pasted requests. */
 	requestsText = $state('');
@@ -81,6 +104,8 @@ export class TriageDesk {
 	/** The verdicts, appended a batch at a time; `received` is what the page reacts to. */
 	#records: VerdictRecord[] = [];
 	received = $state(0);
+	/** The groups of the verdicts received, counted as they come (the worker's Tally, on the page). */
+	#tally: Tally | null = $state.raw(null);
 
 	groupFilter: GroupFilter = $state('all');
 	kidFilter = $state('');
@@ -104,6 +129,28 @@ export class TriageDesk {
 	readonly missingRequests = $derived(this.file === null && this.requestsText.trim() === '');
 	readonly missingKeys = $derived(this.#keys.keyring.kids === 0 && !this.#keys.keyring.everyKid);
 	readonly running = $derived(this.phase === 'running');
+
+	/**
+	 * The Summary's counts: the worker's summary once the run ends; during a run, the verdicts
+	 * received so far (each arrives with its mistake, so every row fills as they come).
+	 */
+	readonly counts: SummaryCounts | null = $derived.by(() => {
+		if (this.summary) return this.summary;
+		const tally = this.#tally;
+		// The tally grows in place: reading `received` counts again with each batch.
+		void this.received;
+		if (tally === null) return null;
+		const live = tally.summary({
+			format: null,
+			bytesRead: 0,
+			hmac: 'noble',
+			elapsedMs: 0,
+			cancelled: false
+		});
+		return { ...live, skipped: null };
+	});
+	/** Whether the counts are still growing: the run has not given its summary yet. */
+	readonly countsLive = $derived(this.summary === null && this.counts !== null);
 
 	/** The verdicts the table shows: filtered by group and kid, sorted by a column. */
 	readonly rows: readonly VerdictRecord[] = $derived.by(() => {
@@ -152,6 +199,7 @@ export class TriageDesk {
 		this.#run?.cancel();
 		this.#records = [];
 		this.received = 0;
+		this.#tally = new Tally(DEFAULT_WINDOW_SECONDS);
 		this.format = undefined;
 		this.progress = null;
 		this.summary = null;
@@ -163,7 +211,11 @@ export class TriageDesk {
 			onFormat: (format) => (this.format = format),
 			onProgress: (progress) => (this.progress = progress),
 			onVerdicts: (records) => {
-				for (const record of records) this.#records.push(record);
+				const tally = this.#tally;
+				for (const record of records) {
+					this.#records.push(record);
+					tally?.add(record);
+				}
 				this.received = this.#records.length;
 			}
 		});
@@ -189,9 +241,33 @@ export class TriageDesk {
 		this.phase = 'cancelled';
 	}
 
-	/** Every verdict received, in file order (for the CSV). */
+	/** Every verdict received, in file order. */
 	verdicts(): readonly VerdictRecord[] {
 		return this.#records;
+	}
+
+	/**
+	 * The verdicts received as a CSV file, kids masked (the exporter's default; it is never given a
+	 * key). Written a slice at a time, each slice's rows added to the file before the page gets the
+	 * thread back, so that the CSV of a huge run holds the page for no long task.
+	 */
+	async csv(): Promise<Blob> {
+		const records = this.#records;
+		const count = records.length;
+		const type = 'text/csv;charset=utf-8';
+		let file = new Blob([CSV_HEADER], { type });
+		let index = 0;
+		while (index < count) {
+			const until = performance.now() + SLICE_MS;
+			let rows = '';
+			do {
+				const end = Math.min(index + ROWS_PER_LOOK, count);
+				for (; index < end; index++) rows += csvRow(records[index]!);
+			} while (index < count && rows.length < SLICE_CHARS && performance.now() < until);
+			file = new Blob([file, rows], { type });
+			if (index < count) await nextTask();
+		}
+		return file;
 	}
 
 	/** The request of a verdict and its key, as /verify's hand-over takes them. */

@@ -3,7 +3,12 @@
 // are sentences about one request).
 import { m } from '$lib/paraglide/messages.js';
 import type { MistakeId } from '$lib/verify/diagnosis/mistakes/catalogue';
-import { UNEXPLAINED, type TriageFormat, type VerdictKind } from '$lib/triage/types';
+import {
+	UNEXPLAINED,
+	type TriageFormat,
+	type UnreadableCode,
+	type VerdictKind
+} from '$lib/triage/types';
 
 const LABELS: Record<MistakeId, string> = {
 	'host-other-deployment': m.triage_mistake_host_other_deployment(),
@@ -64,4 +69,25 @@ export function formatLabel(format: TriageFormat | null): string {
 	if (format === 'ndjson') return m.triage_format_ndjson();
 	if (format === 'log-lines') return m.triage_format_log_lines();
 	return m.triage_format_empty();
+}
+
+const UNREADABLE: Record<UnreadableCode, string> = {
+	'not-json': m.triage_unreadable_not_json(),
+	'not-object': m.triage_unreadable_not_object(),
+	'bad-field': m.triage_unreadable_bad_field(),
+	'no-url': m.triage_unreadable_no_url(),
+	'no-authorization': m.triage_unreadable_no_authorization(),
+	'bad-header': m.triage_unreadable_bad_header(),
+	'bad-url': m.triage_unreadable_bad_url(),
+	'no-request': m.triage_unreadable_no_request(),
+	'too-long': m.triage_unreadable_too_long(),
+	'har-broken': m.triage_unreadable_har_broken(),
+	'har-cut-short': m.triage_unreadable_har_cut_short(),
+	'har-no-entries': m.triage_unreadable_har_no_entries(),
+	'read-failed': m.triage_unreadable_read_failed()
+};
+
+/** Why requests were unreadable, as the Summary's rows under "unreadable" name it. */
+export function unreadableLabel(code: UnreadableCode): string {
+	return Object.hasOwn(UNREADABLE, code) ? UNREADABLE[code] : code;
 }

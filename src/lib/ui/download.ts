@@ -7,7 +7,12 @@ export function downloadText(
 	text: string,
 	type = 'text/plain;charset=utf-8'
 ): void {
-	const href = URL.createObjectURL(new Blob([text], { type }));
+	downloadBlob(fileName, new Blob([text], { type }));
+}
+
+/** Saves a Blob as a file, as downloadText does. */
+export function downloadBlob(fileName: string, blob: Blob): void {
+	const href = URL.createObjectURL(blob);
 	const link = document.createElement('a');
 	link.href = href;
 	link.download = fileName;

@@ -5,6 +5,8 @@
 import { authorizationHeader, type MacHeaderParams } from '$lib/mac';
 import { m } from '$lib/paraglide/messages.js';
 import type { Text } from '$lib/i18n/text';
+import { macErrorText } from '$lib/i18n/mac-error-text';
+import { urlRewritesText } from '$lib/i18n/url-rewrite-text';
 import { render as renderDiagnosis } from 'virtual:messages/diagnosis';
 import { render as renderPaste } from 'virtual:messages/paste';
 import { shownString } from '../paste/shown-text';
@@ -49,14 +51,17 @@ const PASTED_AS: Record<SignedRequestKind, string> = {
 	raw: m.verify_case_kind_raw(),
 	har: m.verify_case_kind_har(),
 	fetch: m.verify_case_kind_fetch(),
-	powershell: m.verify_case_kind_powershell()
+	powershell: m.verify_case_kind_powershell(),
+	ndjson: m.verify_case_kind_ndjson(),
+	'log-lines': m.verify_case_kind_log_lines()
 };
 
 /** A diagnosis or paste Text as plain text, in this module's language. */
 function shown(value: Text): string {
 	return shownString(
 		(text) => (text.key.startsWith('paste_') ? renderPaste(text) : renderDiagnosis(text)),
-		value
+		value,
+		{ urlRewrites: urlRewritesText, macError: macErrorText }
 	);
 }
 

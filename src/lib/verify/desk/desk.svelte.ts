@@ -11,8 +11,10 @@ import type { Diagnosis } from '../diagnosis/verdict';
 import { BASE_URLS, hostsOf } from '$lib/account-api/deployments';
 import type { VerifyExample } from './examples';
 import {
+	listLogged,
 	parseSignedRequest,
 	parseSignedRequests,
+	type LinesReader,
 	type ListedRequest
 } from '../paste/parse-signed-request';
 import { expectedInputOf, firstToOpen, listedVerdicts, type ListedVerdict } from './request-list';
@@ -58,6 +60,14 @@ function isEmpty(inputs: DeskInputs): boolean {
  * string, the verdict and the diagnosis are derived from it.
  */
 export class VerifyDesk {
+	/** Reads a paste of one request a line (NDJSON, log lines); none: only a HAR is listed. */
+	readonly #readLines: LinesReader | null;
+
+	/** `readLines` lists an NDJSON or log-lines paste as the triage page reads it. */
+	constructor(readLines: LinesReader | null = null) {
+		this.#readLines = readLines;
+	}
+
 	signedRequest = $state('');
 	macKey = $state('');
 	/** A URL the agent typed; null while the URL comes from the paste. */
@@ -89,10 +99,19 @@ export class VerifyDesk {
 
 	#clock = new LiveClock(1000);
 
-	/** Every signed request of a paste that holds several (a HAR); null for a paste of one. */
-	readonly requests = $derived(
-		this.signedRequest.trim() === '' ? null : parseSignedRequests(this.signedRequest)
-	);
+	/** The several signed requests of a paste (a HAR, NDJSON, log lines), and how they are numbered. */
+	readonly #listing = $derived.by(() => {
+		const text = this.signedRequest;
+		if (text.trim() === '') return null;
+		const entries = parseSignedRequests(text);
+		if (entries) return { requests: entries, byLine: false };
+		const lines = this.#readLines ? listLogged(text, this.#readLines) : null;
+		return lines ? { requests: lines, byLine: true } : null;
+	});
+	/** Every signed request of a paste that holds several; null for a paste of one. */
+	readonly requests = $derived(this.#listing?.requests ?? null);
+	/** Whether the listed requests are numbered by line (NDJSON, log lines), not by HAR entry. */
+	readonly listedByLine = $derived(this.#listing?.byLine ?? false);
 	readonly #listed = $derived.by(() => {
 		const requests = this.requests;
 		return requests

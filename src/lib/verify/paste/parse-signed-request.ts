@@ -4,13 +4,13 @@ import { text as t, type Text } from '$lib/i18n/text';
 import {
 	MacInputError,
 	attempt,
-	browserRewrites,
 	type Outcome,
 	parseAuthorization,
 	requestTarget,
 	writtenTarget,
 	type MacHeaderParams,
-	type UriForm
+	type UriForm,
+	urlRewrites
 } from '$lib/mac';
 import { parseCurlCommand } from './parse-curl';
 import { FETCH_CALL, parseFetch } from './parse-fetch';
@@ -19,9 +19,12 @@ import { looksLikePowerShell, parsePowerShell } from './powershell/parse-powersh
 import { HEADER_LINE, REQUEST_LINE, parseRawRequest, type RawRequest } from './parse-raw-request';
 import { PasteError, fail, type HeaderField, type ParsedRequest } from './parsed-request';
 import { httpDate, logLineTime, type SentAt } from './sent-at';
-import { sentences } from './shown-text';
+import { sentences, type CoreError, type UrlRewrites } from './shown-text';
 
-export type SignedRequestKind = 'header' | 'curl' | 'raw' | 'har' | 'fetch' | 'powershell';
+export type SignedRequestKind =
+	'header' | 'curl' | 'raw' | 'har' | 'fetch' | 'powershell' | LoggedFormat;
+/** A paste of one request a line: NDJSON objects, or log lines that each hold a URL and a MAC header. */
+export type LoggedFormat = 'ndjson' | 'log-lines';
 export type MissingInput = 'url' | 'mac_key';
 
 export interface SignedRequest {
@@ -51,10 +54,12 @@ const MAX_LENGTH = 200_000;
 // JSON.parse reads 5 MB in tens of milliseconds, once per paste.
 const MAX_HAR_LENGTH = 5_000_000;
 
+/** A request read from a paste of its own; a logged one is read from its line (listLogged). */
 type RequestKind = Exclude<SignedRequestKind, 'header'>;
+type OwnPasteKind = Exclude<RequestKind, LoggedFormat>;
 
 const READERS: Record<
-	RequestKind,
+	OwnPasteKind,
 	(text: string) => (ParsedRequest | RawRequest) & { sentAt?: SentAt }
 > = {
 	curl: parseCurlCommand,
@@ -71,11 +76,13 @@ const URI_FORMS: Record<SignedRequestKind, UriForm> = {
 	raw: 'as-written',
 	har: 'browser',
 	fetch: 'browser',
-	powershell: 'browser'
+	powershell: 'browser',
+	ndjson: 'as-written',
+	'log-lines': 'as-written'
 };
 
 /** What a paste of each kind lacks when it sends no Authorization header. */
-function noAuthorization(kind: RequestKind): Text {
+function noAuthorization(kind: OwnPasteKind): Text {
 	if (kind === 'powershell')
 		return t('paste_no_auth_powershell', { example: '-Headers @{"authorization"="MAC …"}' });
 	return t(`paste_no_auth_${kind}`);
@@ -89,8 +96,8 @@ function looksLikeHar(trimmed: string): boolean {
 	return trimmed.startsWith('{') && trimmed.includes('"log"');
 }
 
-/** Which of the six was pasted, or null when it is none of them. */
-export function detectKind(text: string): SignedRequestKind | null {
+/** Which of the six pastes of one request it is, or null when it is none of them. */
+export function detectKind(text: string): Exclude<SignedRequestKind, LoggedFormat> | null {
 	const trimmed = text.replace(/^[\s\ufeff]+/, '');
 	if (looksLikeHar(trimmed)) return 'har';
 	if (FETCH_CALL.test(trimmed)) return 'fetch';
@@ -192,12 +199,60 @@ export function parseSignedRequests(text: string): ListedRequest[] | null {
 			method: request.method,
 			url: request.url ?? '',
 			status: request.status,
-			parsed: attempt(() => fromRequest('har', request))
+			parsed: attempt(() => fromRequest('har', request, () => noAuthorization('har')))
 		}));
 	} catch {
 		// parseSignedRequest reads the same paste and says what is wrong with it.
 		return null;
 	}
+}
+
+/** One request a line of a log records, as a reader of log formats gives it. */
+export interface LoggedLine {
+	/** The line's number, from 1. */
+	number: number;
+	method: string;
+	url: string;
+	/** The Authorization header's value as logged. */
+	authorization: string;
+	status: number | null;
+	sentAt: SentAt | null;
+}
+
+/** The requests a paste of one request a line holds, in its order; null when it is not one. */
+export type LinesReader = (text: string) => { format: LoggedFormat; requests: LoggedLine[] } | null;
+
+/**
+ * Every MAC-signed request of an NDJSON or log-lines paste that holds several, read by `readLines`
+ * (the triage page's line readers, so both pages read a log alike); null for a paste of one.
+ */
+export function listLogged(text: string, readLines: LinesReader): ListedRequest[] | null {
+	if (text.length > MAX_LENGTH || looksLikeHar(text.replace(/^[\s\ufeff]+/, ''))) return null;
+	const reading = readLines(text);
+	if (reading === null || reading.requests.length < 2) return null;
+	const { format } = reading;
+	return reading.requests.map((logged) => ({
+		number: logged.number,
+		method: logged.method,
+		url: logged.url,
+		status: logged.status,
+		parsed: attempt(() => fromLogged(format, logged))
+	}));
+}
+
+function fromLogged(format: LoggedFormat, logged: LoggedLine): SignedRequest {
+	const from =
+		format === 'ndjson'
+			? t('paste_from_ndjson_line', { number: String(logged.number) })
+			: t('paste_from_log_line', { number: String(logged.number) });
+	const request = {
+		method: logged.method,
+		url: logged.url,
+		headers: [{ name: 'Authorization', value: logged.authorization }],
+		understood: [from],
+		...(logged.sentAt ? { sentAt: logged.sentAt } : {})
+	};
+	return fromRequest(format, request, () => t('paste_unreadable'));
 }
 
 function readRequest(text: string): SignedRequest {
@@ -215,17 +270,18 @@ function readRequest(text: string): SignedRequest {
 			missing: ['url', 'mac_key']
 		};
 	}
-	if (kind !== null) return fromRequest(kind, READERS[kind](text));
+	if (kind !== null) return fromRequest(kind, READERS[kind](text), () => noAuthorization(kind));
 	fail(unknownPasteMessage(text));
 }
 
 /** The signing inputs of a request a reader read: its Authorization header, URL and time. */
 function fromRequest(
 	kind: RequestKind,
-	request: (ParsedRequest | RawRequest) & { sentAt?: SentAt }
+	request: (ParsedRequest | RawRequest) & { sentAt?: SentAt },
+	noAuthorization: () => Text
 ): SignedRequest {
 	const understood = [...request.understood];
-	const found = findAuthorization(request.headers, understood, kind);
+	const found = findAuthorization(request.headers, understood, noAuthorization);
 	const result: SignedRequest = {
 		kind,
 		authorization: found.params,
@@ -243,7 +299,8 @@ function fromRequest(
 		// Kept for the page to show and correct, but not usable as it is.
 		const target = attempt(() => requestTarget(request.url ?? '', { uri: result.uriForm }));
 		if (!target.ok) {
-			understood.push(t('paste_url_unsignable', { reason: target.error.message }));
+			const reason: CoreError = { macError: target.error };
+			understood.push(t('paste_url_unsignable', { reason }));
 			result.missing = ['url', 'mac_key'];
 		} else {
 			understood.push(...uriBytes(kind, request.url, target.value.uri));
@@ -254,15 +311,24 @@ function fromRequest(
 
 /** What the request URI's bytes are, when a browser and curl would send different ones. */
 function uriBytes(kind: RequestKind, url: string, uri: string): Text[] {
-	const rewrites = browserRewrites(url).join(', ');
+	// The core's data: the page says them in its language (ShownText).
+	const rewrites: UrlRewrites = { urlRewrites: urlRewrites(url) };
+	const rewritten = rewrites.urlRewrites.length > 0;
 	if (URI_FORMS[kind] === 'browser') {
-		return rewrites === '' ? [] : [t('paste_browser_rewrites', { rewrites, uri })];
+		return rewritten ? [t('paste_browser_rewrites', { rewrites, uri })] : [];
 	}
 	const lines: Text[] = [];
 	const written = writtenTarget(url).uri;
-	if (rewrites !== '')
+	if (rewritten)
 		lines.push(
-			t(kind === 'curl' ? 'paste_as_pasted_curl' : 'paste_as_pasted_raw', { uri, rewrites })
+			t(
+				kind === 'curl'
+					? 'paste_as_pasted_curl'
+					: kind === 'raw'
+						? 'paste_as_pasted_raw'
+						: 'paste_as_logged',
+				{ uri, rewrites }
+			)
 		);
 	if (/[^\x21-\x7e]/u.test(written)) lines.push(t('paste_percent_encoded'));
 	return lines;
@@ -271,11 +337,11 @@ function uriBytes(kind: RequestKind, url: string, uri: string): Text[] {
 function findAuthorization(
 	headers: HeaderField[],
 	understood: Text[],
-	kind: RequestKind
+	noAuthorization: () => Text
 ): { params: MacHeaderParams; value: string } {
 	const found = headers.filter((header) => header.name.toLowerCase() === 'authorization');
 	const [first] = found;
-	if (first === undefined) fail(noAuthorization(kind));
+	if (first === undefined) fail(noAuthorization());
 	if (found.length > 1) {
 		understood.push(t('paste_several_authorizations', { count: found.length }));
 	}
