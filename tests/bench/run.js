@@ -17,8 +17,8 @@
 //   8. a Markdown table of all figures with their targets.
 //
 // `npm run bench -- --relay` runs the relay section alone (no build, no browser); `-- --triage`
-// the triage section alone; `-- --weight` builds the playground and the bare page and runs the
-// weight section alone.
+// builds the site and runs the triage section alone, the page's figures included; `-- --weight`
+// builds the playground and the bare page and runs the weight section alone.
 import { createHmac } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -324,13 +324,8 @@ async function relaySection() {
 
 async function main() {
 	log(`MAC token playground benchmark (${new Date().toISOString()}, Node ${process.version})`);
-	const alone = process.argv.includes('--relay')
-		? relaySection
-		: process.argv.includes('--triage')
-			? triageSection
-			: null;
-	if (alone) {
-		printSummary(await alone());
+	if (process.argv.includes('--relay')) {
+		printSummary(await relaySection());
 		return;
 	}
 	if (CHROMIUM_PATH === undefined) throw new Error('No Chromium: set CHROMIUM_PATH.');
@@ -346,6 +341,13 @@ async function main() {
 	log(
 		`playground: vite build of a snapshot of ${PROJECT} (BASE_PATH unset) in ${(siteBuild / 1000).toFixed(1)} s`
 	);
+	if (process.argv.includes('--triage')) {
+		// The triage section with the page's figures: the reference and the page in the same run.
+		const server = await serveStatic(join(site, 'build'));
+		cleanups.push(server.close);
+		printSummary(await triageSection({ pageTriage: pageTriageAt(server.origin, CHROMIUM_PATH) }));
+		return;
+	}
 	await writeBareProject(PROJECT, bare);
 	const bareBuild = await viteBuild(PROJECT, bare);
 	log(

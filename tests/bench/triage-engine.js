@@ -76,7 +76,7 @@ async function diagnoseAlone(log, keysPath, count) {
 	const { readRequests } = await load('triage/read/readers.ts');
 	const { checkRequest, diagnoseMistake } = await load('triage/verify.ts');
 	const { parseKeys } = await load('triage/keys.ts');
-	const { MacChecks, syncDigests } = await load('triage/hmac.ts');
+	const { MacChecks, syncDigests } = await load('triage/hmac/index.ts');
 	const { NonceLedger } = await load('triage/tally.ts');
 	const context = {
 		keyring: parseKeys(readFileSync(keysPath, 'utf8')).keyring,
@@ -127,7 +127,7 @@ async function diagnoseAlone(log, keysPath, count) {
 /** @param {number} count */
 async function hmacs(count) {
 	const { hmac } = await load('mac/sign.ts');
-	const { nobleSigner, ownCheck, subtleSigner } = await load('triage/hmac.ts');
+	const { nobleSigner, ownCheck, subtleSigner } = await load('triage/hmac/index.ts');
 	const key = 'k7Qx2mZpR4vN8sLwq1W2e3R4t5Y6u7I8';
 	const bases = Array.from(
 		{ length: count },

@@ -1,5 +1,5 @@
 // The /triage page of the built site in Chromium, for triage.js's pageTriage hook: the log chosen
-// as a file, the keys typed, then the time from the click on Triage to the Summary's counts, and
+// as a file, the keys typed, then the time from the click on Triage to the Summary's final counts, and
 // the longest main-thread task meanwhile (Long Tasks API: only tasks over 50 ms are reported).
 import { chromium } from '@playwright/test';
 import { CHROMIUM_FLAGS } from './measure.js';
@@ -34,16 +34,24 @@ export function pageTriageAt(origin, executablePath) {
 					capture: true
 				});
 				new MutationObserver((_, observer) => {
-					if (run.clickAt > 0 && document.getElementById('triage-summary-heading')) {
+					// The Summary counts during the run (aria-busy) and holds the run's own at the end.
+					const summary = document.querySelector('table[aria-labelledby="triage-summary-heading"]');
+					if (run.clickAt > 0 && summary?.getAttribute('aria-busy') === 'false') {
 						run.doneAt = performance.now();
 						observer.disconnect();
 					}
-				}).observe(document.body, { childList: true, subtree: true });
+				}).observe(document.body, {
+					childList: true,
+					subtree: true,
+					attributes: true,
+					attributeFilter: ['aria-busy']
+				});
 			});
 			await page.getByRole('button', { name: 'Triage', exact: true }).click();
-			await page
-				.getByRole('table', { name: 'Summary', exact: true })
-				.waitFor({ state: 'visible', timeout: 600_000 });
+			await page.waitForFunction(() => /** @type {any} */ (window).__triageRun.doneAt > 0, null, {
+				timeout: 600_000,
+				polling: 100
+			});
 			// Long tasks are reported after they end: give the last one time to arrive.
 			await page.waitForTimeout(200);
 			const run = await page.evaluate(

@@ -6,7 +6,7 @@
 //     (the /triage page measures itself there: time and the longest main-thread task);
 //   - diagnosis alone, per mismatch, on 1,000 mismatches;
 //   - one HMAC-SHA-1: the core's (importKey + sign each time), SubtleCrypto with the key imported
-//     once, noble with the keyed state computed once, the engine's own (sha1.ts), node:crypto;
+//     once, noble with the keyed state computed once, the engine's own (triage/hmac/sha1.ts), node:crypto;
 //   - the engine's peak heap on a 200 MB log, under a heap limit that a whole-file read would break.
 // Each measurement runs in a process of its own (fresh heap and JIT); times are wall clock and CPU.
 import { spawn } from 'node:child_process';

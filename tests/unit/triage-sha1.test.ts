@@ -6,7 +6,7 @@ import { hmac as nobleHmac } from '@noble/hashes/hmac.js';
 import { sha1 } from '@noble/hashes/legacy.js';
 import { describe, expect, it } from 'vitest';
 import { toBase64 } from '$lib/mac';
-import { base64Of, HmacSha1 } from '$lib/triage/sha1';
+import { base64Of, HmacSha1 } from '$lib/triage/hmac/sha1';
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 

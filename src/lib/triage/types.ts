@@ -141,7 +141,7 @@ export interface TriageSummary {
 }
 
 /**
- * Which HMAC-SHA-1 the bulk path uses: sha1.ts's ('own', the figures favour it), @noble/hashes's or
+ * Which HMAC-SHA-1 the bulk path uses: hmac/sha1.ts's ('own', the figures favour it), @noble/hashes's or
  * SubtleCrypto's (both kept for comparison).
  */
 export type HmacEngine = 'own' | 'noble' | 'subtle';

@@ -12,7 +12,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { MacInputError, toBase64, utf8Bytes, type Digest } from '$lib/mac';
 import type { DigestSigner } from '$lib/verify/diagnosis/diagnose';
 import { base64Of, HmacSha1 } from './sha1';
-import type { HmacEngine } from './types';
+import type { HmacEngine } from '../types';
 
 /**
  * Whether a base string signed with one mac_key gives `mac` (the header's, trimmed): true exactly
