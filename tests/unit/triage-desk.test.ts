@@ -13,6 +13,7 @@ import {
 	type VerdictRecord
 } from '$lib/triage';
 import { TriageDesk, type TriageWorker } from '$lib/triage-desk/desk.svelte';
+import { encodeVerdicts } from '$lib/triage/verdict-batch';
 import { parseSignedRequest } from '$lib/verify/paste/parse-signed-request';
 import { triageLogText } from '../bench/triage-log.js';
 
@@ -232,7 +233,7 @@ describe('TriageDesk', () => {
 		expect(desk.counts?.groups).toEqual({ match: 0, mismatch: 0, 'no-key': 0, unreadable: 0 });
 
 		const first = records.slice(0, 300);
-		say({ type: 'verdicts', id, records: first });
+		say({ type: 'verdicts', id, batch: encodeVerdicts(first) });
 		const tally = (list: readonly VerdictRecord[], verdict: string) =>
 			list.filter((record) => record.verdict === verdict).length;
 		expect(desk.countsLive).toBe(true);
@@ -246,7 +247,7 @@ describe('TriageDesk', () => {
 			tally(first, 'unreadable')
 		);
 
-		say({ type: 'verdicts', id, records: records.slice(300) });
+		say({ type: 'verdicts', id, batch: encodeVerdicts(records.slice(300)) });
 		expect(desk.counts?.groups).toEqual(real.summary?.groups);
 		expect(desk.counts?.mistakes).toEqual(real.summary?.mistakes);
 		expect(desk.counts?.unreadable).toEqual(real.summary?.unreadable);
@@ -255,7 +256,7 @@ describe('TriageDesk', () => {
 		expect(desk.phase).toBe('cancelled');
 		expect(posted.at(-1)).toEqual({ type: 'cancel', id });
 		// Nothing after a cancel is shown but the summary.
-		say({ type: 'verdicts', id, records: records.slice(0, 10) });
+		say({ type: 'verdicts', id, batch: encodeVerdicts(records.slice(0, 10)) });
 		expect(desk.received).toBe(records.length);
 		say({ type: 'done', id, summary: { ...real.summary!, cancelled: true } });
 		await vi.waitFor(() => expect(desk.summary?.cancelled).toBe(true));
