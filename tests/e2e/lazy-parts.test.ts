@@ -66,3 +66,31 @@ test('the Chinese page reads a pasted login result, says what it did and notes a
 	).toHaveAccessibleDescription(/' 以 %27 发出/);
 	await expectNoEnglishProse(page);
 });
+
+test.describe('with no service worker (it would answer from its cache)', () => {
+	test.use({ serviceWorkers: 'block' });
+
+	test('a paste reader that cannot be fetched is said at the box, the paste kept, and the next try reads it', async ({
+		page
+	}) => {
+		await open(page, './', 'Authorization header');
+		await page.waitForLoadState('networkidle');
+		// Offline from here on, or the build replaced by a new deployment: no further script arrives.
+		const chunks = '**/_app/immutable/chunks/*.js';
+		await page.route(chunks, (route) => route.abort());
+		await page.getByText('Paste SDK login result', { exact: true }).first().click();
+		const box = page.getByRole('textbox', { name: 'Paste SDK login result' });
+		const login = '{"kid": "k-offline", "mac_key": "key-offline", "token_type": "mac"}';
+		await box.fill(login);
+		await expect(box).toHaveAccessibleDescription(
+			'This part of the page could not be loaded. Reload to try again.'
+		);
+		await expect(box).toHaveValue(login);
+		await expect(page.getByLabel('kid', { exact: true })).not.toHaveValue('k-offline');
+
+		await page.unroute(chunks);
+		await box.fill(`${login} `);
+		await expect(page.getByLabel('kid', { exact: true })).toHaveValue('k-offline');
+		await expect(page.getByLabel('mac_key', { exact: true })).toHaveValue('key-offline');
+	});
+});
