@@ -93,4 +93,30 @@ test.describe('with no service worker (it would answer from its cache)', () => {
 		await expect(page.getByLabel('kid', { exact: true })).toHaveValue('k-offline');
 		await expect(page.getByLabel('mac_key', { exact: true })).toHaveValue('key-offline');
 	});
+
+	test('a Send whose code cannot be fetched says so in the Send panel, and the next Send goes', async ({
+		page
+	}) => {
+		await open(page, './', 'Authorization header');
+		await page.waitForLoadState('networkidle');
+		const chunks = '**/_app/immutable/chunks/*.js';
+		await page.route(chunks, (route) => route.abort());
+		const send = page.getByRole('button', { name: 'Send', exact: true });
+		await send.click();
+		await expect(
+			page
+				.getByRole('region', { name: 'Send the request' })
+				.getByRole('alert')
+				.filter({ hasText: 'This part of the page could not be loaded. Reload to try again.' })
+		).toBeVisible();
+
+		await page.unroute(chunks);
+		await send.click();
+		await expect(page.getByRole('status', { name: 'HTTP status', exact: true })).toHaveText(
+			'200 OK'
+		);
+		await expect(
+			page.getByRole('region', { name: 'Send the request' }).getByRole('alert')
+		).toHaveCount(0);
+	});
 });

@@ -47,6 +47,8 @@ export class Sender {
 	gaveUp = $state(false);
 	/** A request the service said not to resubmit (forbidden, not_found). */
 	refused = $state<{ key: string; code: string } | null>(null);
+	/** The last Send could not fetch the code it loads on first use (offline, a new deployment). */
+	unavailable = $state(false);
 	/** Fields of the Send panel that an action elsewhere sends the focus to. */
 	readonly focus = new FocusRequests<'relay-address'>();
 
@@ -137,14 +139,23 @@ export class Sender {
 	}
 
 	async send(): Promise<void> {
-		// Chosen a moment ago, the Proxy target may still be loading its rules: the send waits.
-		if (this.target === 'proxy') await this.#relayRules.load();
+		let sendWithRetries: (typeof import('./send-run'))['sendWithRetries'];
+		try {
+			// Chosen a moment ago, the Proxy target may still be loading its rules: the send waits.
+			if (this.target === 'proxy') await this.#relayRules.load();
+			if (this.busy || this.cannotSend) return;
+			// Sending, its retries and the explaining of answers load on the first Send, not with the page.
+			({ sendWithRetries } = await import('./send-run'));
+			this.unavailable = false;
+		} catch {
+			this.unavailable = true;
+			return;
+		}
+		// Again: a second click may have started a send while this one waited for the code.
 		if (this.busy || this.cannotSend) return;
 		this.busy = true;
 		const before = this.result;
 		try {
-			// Sending, its retries and the explaining of answers load on the first Send, not with the page.
-			const { sendWithRetries } = await import('./send-run');
 			await sendWithRetries(this, this.#playground, this.#sandbox);
 		} finally {
 			this.#answerAwaitsFocus = this.result !== before;
