@@ -98,6 +98,42 @@ describe('pastedJson', () => {
 		expect(parseCredential(line).mac_key).toBe('a}b{"c');
 	});
 
+	it('joins a login result logged over several logcat lines, in each format logcat writes', () => {
+		const pretty = [
+			'onLoginSuccess: {',
+			'  "kid": "multi-kid",',
+			'  "mac_key": "multi-key-with-a-very-',
+			'long-tail",',
+			'  "token_type": "mac",',
+			'  "mac_algorithm": "hmac-sha-1",',
+			'  "scopeSet": ["basic_info"]',
+			'}'
+		];
+		const prefixes = [
+			'11-21 10:00:01.123  1234  1234 D TapLogin: ',
+			'11-21 10:00:01.123 1234-1234/com.example.game D/TapLogin: ',
+			'2026-11-21 10:00:01.123  1234-1234  TapLogin                com.example.game                     D  ',
+			'D/TapLogin( 1234): '
+		];
+		for (const prefix of prefixes) {
+			const paste = pretty.map((line) => prefix + line).join('\n');
+			const credential = parseCredential(paste);
+			expect(credential, prefix).toMatchObject({ kid: 'multi-kid', scopes: ['basic_info'] });
+			// The line that logcat cut inside the string is joined without a break.
+			expect(credential.mac_key, prefix).toBe('multi-key-with-a-very-long-tail');
+			expect(pastedJson(paste).before, prefix).toBe('onLoginSuccess:');
+		}
+	});
+
+	it('joins lines only when two or more carry a logcat prefix', () => {
+		const paste = 'D/TapLogin( 1234): {"kid": "k", "mac_key": "cut-\nhere"}';
+		// One prefixed line: not a logcat paste; the text is what the parser is given, and reports.
+		expect(pastedJson(paste).json).toBe(paste);
+		expect(() => parseCredential(paste)).toThrow(/not JSON/);
+		const twoLines = paste.replace('\n', '\nD/TapLogin( 1234): ');
+		expect(JSON.parse(pastedJson(twoLines).json)).toEqual({ kid: 'k', mac_key: 'cut-here' });
+	});
+
 	it('skips braces that are not JSON before the object', () => {
 		expect(pastedJson(`I/{main} {oops result={ ${object} done`)).toMatchObject({
 			json: object,

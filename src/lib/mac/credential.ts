@@ -91,9 +91,39 @@ export interface PastedJson {
 }
 
 /**
+ * What logcat writes before each line's message, in its common formats: `adb logcat`'s threadtime
+ * (`11-21 10:00:01.123  1234  1234 D TapLogin: `), Android Studio's older one
+ * (`11-21 10:00:01.123 1234-1234/com.example.game D/TapLogin: `) and newer one
+ * (`2026-11-21 10:00:01.123  1234-1234  TapLogin  com.example.game  D  `), and brief
+ * (`D/TapLogin( 1234): `).
+ */
+const LOGCAT_PREFIX =
+	/^(?:(?:\d{4}-)?\d\d-\d\d \d\d:\d\d:\d\d\.\d+\s+\d+(?:[-\s]+\d+)?(?:\/\S+)?\s+(?:[VDIWEFA][/\s]\s*[^:\s]*\s*(?:\(\s*\d+\))?:|\S+\s+\S+\s+[VDIWEFA]\s)|[VDIWEFA]\/[^:(]*(?:\(\s*\d+\))?:) ?/;
+
+/**
+ * A login result that an app logged over several lines (pretty-printed, or cut by logcat's line
+ * limit) comes pasted with logcat's prefix on each line: the lines' messages, joined. Line breaks
+ * fall between JSON's tokens or inside a string that logcat cut, so they are joined with nothing.
+ * Null unless two lines or more carry a prefix.
+ */
+function logcatMessages(text: string): string | null {
+	const lines = text.split(/\r\n|\n|\r/);
+	if (lines.length < 2) return null;
+	let prefixed = 0;
+	const messages = lines.map((line) => {
+		const prefix = LOGCAT_PREFIX.exec(line);
+		if (prefix === null) return line;
+		prefixed++;
+		return line.slice(prefix[0].length);
+	});
+	return prefixed >= 2 ? messages.join('') : null;
+}
+
+/**
  * The JSON in a paste: the whole text when it is JSON, else the first `{…}` inside it that is a
- * JSON object, as a logcat line carries it (`… D/TapLogin: onLoginSuccess: {…}`). When neither,
- * the whole text, for the parser to report.
+ * JSON object, as a logcat line carries it (`… D/TapLogin: onLoginSuccess: {…}`), or as several
+ * logcat lines carry it once their prefixes are taken off. When neither, the whole text, for the
+ * parser to report.
  */
 export function pastedJson(text: string): PastedJson {
 	requireText('text', text);
@@ -104,6 +134,14 @@ export function pastedJson(text: string): PastedJson {
 	} catch {
 		// Not JSON as a whole: look for an object inside.
 	}
+	const found = objectIn(text);
+	if (found !== null) return found;
+	const joined = logcatMessages(text);
+	return (joined === null ? null : objectIn(joined)) ?? whole;
+}
+
+/** The first `{…}` in `text` that is a JSON object, with the text around it; null when none. */
+function objectIn(text: string): PastedJson | null {
 	let start = text.indexOf('{');
 	for (let tries = 0; start >= 0 && tries < MAX_OBJECT_STARTS; tries++) {
 		const end = objectEnd(text, start);
@@ -116,7 +154,7 @@ export function pastedJson(text: string): PastedJson {
 		}
 		start = text.indexOf('{', start + 1);
 	}
-	return whole;
+	return null;
 }
 
 /**
