@@ -128,3 +128,21 @@ for (const [language, names] of Object.entries(LANGUAGES)) {
 		});
 	}
 }
+
+for (const [language, names] of Object.entries(LANGUAGES)) {
+	test(`${language}: one NDJSON line, the refused request, is read and diagnosed as a paste of its own`, async ({
+		page
+	}) => {
+		failOnPageErrors(page);
+		await page.goto(names.path);
+		const refused = PASTES.NDJSON.split('\n')[2] ?? '';
+		await page.getByRole('textbox', { name: names.signedRequest }).fill(refused);
+		await page.getByRole('textbox', { name: 'mac_key' }).fill(KEY);
+		await expect(page.getByRole('table', { name: names.table })).toHaveCount(0);
+		await expect(verdict(page, names.match, names.mismatch).locator('strong')).toHaveText(
+			names.mismatch
+		);
+		await expect(page.getByText(names.queryDropped).first()).toBeVisible();
+		if (language === 'Chinese') await expectNoEnglishProse(page);
+	});
+}

@@ -2,7 +2,11 @@
 // verify page lists them as it lists a HAR's, read line by line by the triage page's readers.
 import { describe, expect, it } from 'vitest';
 import { readLines } from '$lib/pages/verify-lines';
-import { listLogged, type ListedRequest } from '$lib/verify/paste/parse-signed-request';
+import {
+	listLogged,
+	loggedSingle,
+	type ListedRequest
+} from '$lib/verify/paste/parse-signed-request';
 import { firstToOpen, listedVerdicts } from '$lib/verify/desk/request-list';
 import { KEY, KID, NONCE, TS, mac } from './verify-paste-fixtures';
 import { englishAll } from './verify-english';
@@ -97,5 +101,21 @@ describe('listLogged, with the triage readers', () => {
 		).toBeNull();
 		expect(listLogged(`Authorization: ${header(BASIC)}`, readLines)).toBeNull();
 		expect(listLogged('', readLines)).toBeNull();
+	});
+
+	it('reads a paste of one signed NDJSON or log line as that request, and nothing else', () => {
+		const one = loggedSingle(ndjson(PROFILE, header(PROFILE), 401), readLines);
+		expect(one?.ok && one.value.kind).toBe('ndjson');
+		expect(one?.ok && one.value.url).toBe(`https://${HOST}${PROFILE}`);
+		expect(one?.ok && one.value.authorization.id).toBe(KID);
+		expect(one?.ok && englishAll(one.value.understood)[0]).toBe(
+			'Line 1 of the NDJSON: its method (GET when none), url and authorization.'
+		);
+		const log = loggedSingle(logLine(BASIC, header(BASIC), 200), readLines);
+		expect(log?.ok && log.value.kind).toBe('log-lines');
+		expect(loggedSingle(NDJSON, readLines)).toBeNull();
+		expect(
+			loggedSingle(JSON.stringify({ url: `https://${HOST}/favicon.ico` }), readLines)
+		).toBeNull();
 	});
 });

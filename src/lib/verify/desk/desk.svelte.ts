@@ -1,7 +1,14 @@
 // The /verify page's desk: its state (paste, key and URL in; verdict and diagnosis derived), its
 // worked examples and its components, one per panel of the page.
 import { createContext } from 'svelte';
-import { attempt, baseString, baseStringLines, requestTarget, type MacInputError } from '$lib/mac';
+import {
+	attempt,
+	baseString,
+	baseStringLines,
+	requestTarget,
+	type MacInputError,
+	type Outcome
+} from '$lib/mac';
 import { LiveClock } from '$lib/ui/live-clock.svelte';
 import { Settled } from '$lib/ui/settled.svelte';
 import { clockCheck } from '../diagnosis/clock-check';
@@ -12,10 +19,12 @@ import { BASE_URLS, hostsOf } from '$lib/account-api/deployments';
 import type { VerifyExample } from './examples';
 import {
 	listLogged,
+	loggedSingle,
 	parseSignedRequest,
 	parseSignedRequests,
 	type LinesReader,
-	type ListedRequest
+	type ListedRequest,
+	type SignedRequest
 } from '../paste/parse-signed-request';
 import { expectedInputOf, firstToOpen, listedVerdicts, type ListedVerdict } from './request-list';
 import { decodeShareState, encodeShareState } from '../case/share-state';
@@ -148,8 +157,16 @@ export class VerifyDesk {
 			? this.opened.parsed
 			: this.signedRequest.trim() === ''
 				? null
-				: attempt(() => parseSignedRequest(this.signedRequest))
+				: this.#readOne(this.signedRequest)
 	);
+
+	/** One pasted request: by the paste readers, else as one NDJSON or log line. */
+	#readOne(text: string): Outcome<SignedRequest> {
+		const read = attempt(() => parseSignedRequest(text));
+		return read.ok || this.#readLines === null
+			? read
+			: (loggedSingle(text, this.#readLines) ?? read);
+	}
 	readonly request = $derived(this.parsed?.ok ? this.parsed.value : null);
 	readonly url = $derived(this.customUrl ?? this.request?.url ?? '');
 	/** curl and raw requests send the URI as written, a browser as its URL parser writes it. */

@@ -240,6 +240,18 @@ export function listLogged(text: string, readLines: LinesReader): ListedRequest[
 	}));
 }
 
+/**
+ * The request of a paste that is one NDJSON or log line, read by `readLines` as listLogged reads
+ * several; null when the paste holds none or several. For a paste no other reader understands: a
+ * curl command on a line of its own is also a log line, and reads better as curl.
+ */
+export function loggedSingle(text: string, readLines: LinesReader): Outcome<SignedRequest> | null {
+	if (text.length > MAX_LENGTH) return null;
+	const reading = readLines(text);
+	const only = reading?.requests.length === 1 ? reading.requests[0] : undefined;
+	return reading && only ? attempt(() => fromLogged(reading.format, only)) : null;
+}
+
 function fromLogged(format: LoggedFormat, logged: LoggedLine): SignedRequest {
 	const from =
 		format === 'ndjson'
