@@ -120,10 +120,22 @@ export async function bundleVerify(project, outDir) {
 		project,
 		'silent'
 	);
+	// The site's language plugin too: the diagnosis renders its Texts through its message catalogues
+	// (virtual:messages/…), in English here. Not Kit's plugins: this is a library build.
+	const plugins = (loaded?.config.plugins ?? [])
+		.flat(Infinity)
+		.filter(
+			(plugin) =>
+				plugin &&
+				typeof plugin === 'object' &&
+				'name' in plugin &&
+				plugin.name === 'i18n-locale-variants'
+		);
 	await build({
 		configFile: false,
 		logLevel: 'silent',
 		root: project,
+		plugins,
 		resolve: { alias: { $lib: join(project, 'src', 'lib') } },
 		define: loaded?.config.define ?? {},
 		build: {
