@@ -25,11 +25,20 @@ export type TriageCommand =
 	| { type: 'start'; id: number; input: TriageInput; keys: string; options?: TriageRunOptions }
 	| { type: 'cancel'; id: number };
 
-/** Worker → page. Nothing but 'done' follows a cancel. Verdicts travel in columns (verdict-batch.ts). */
+/**
+ * Worker → page. Nothing but 'done' follows a cancel. Progress comes with the counts so far and the
+ * verdicts reported since the last progress, in columns (verdict-batch.ts): one message, one update
+ * of the page, per batch.
+ */
 export type TriageReport =
 	| { type: 'format'; id: number; format: TriageFormat | null }
-	| { type: 'progress'; id: number; progress: TriageProgress }
-	| { type: 'verdicts'; id: number; batch: VerdictBatch }
+	| {
+			type: 'progress';
+			id: number;
+			/** Null only for verdicts that no progress followed (the engine reports one after each batch). */
+			progress: TriageProgress | null;
+			batch: VerdictBatch | null;
+	  }
 	| { type: 'done'; id: number; summary: TriageSummary }
 	| { type: 'failed'; id: number; message: string };
 
@@ -75,18 +84,28 @@ export function serveTriage(
 		const live = () => !controller.signal.aborted;
 		const post = (report: TriageReport, transfer: Transferable[] = []) =>
 			port.postMessage(report, transfer);
+		// The verdicts of a batch wait for the progress the engine reports right after them.
+		let held: VerdictBatch | null = null;
+		const progressReport = (progress: TriageProgress | null) => {
+			const batch = held;
+			held = null;
+			post({ type: 'progress', id, progress, batch }, batch ? transferables(batch) : []);
+		};
 		void (async () => {
 			try {
 				const { stream, totalBytes } = streamOf(command.input);
 				const elsewhere =
 					diagnose !== undefined && (command.options?.hmac ?? 'own') === 'own'
-						? // Many at once: a diagnosis elsewhere is a message away.
-							{ diagnose, maxDiagnoses: 64 }
+						? // Many at once: a diagnosis elsewhere is a message away, and the verdicts behind a
+							// slow one (the diagnosis worker's first, before its code is warm) wait in a long
+							// queue rather than stop the run.
+							{ diagnose, maxDiagnoses: 256, maxQueued: 16_384 }
 						: {};
 				const summary = await triage(stream, String(command.keys ?? ''), {
-					// A batch of columns is decoded on the page's main thread in about a millisecond per
-					// thousand verdicts: the page stays free (no task over 50 ms), and posts are few.
-					batchSize: 4000,
+					// Every 100 ms (the engine's interval) rather than every so many verdicts: the page keeps
+					// a batch's columns as they come and redraws once per batch, so fewer batches leave
+					// more of the machine to the run; the size only bounds what one batch holds.
+					batchSize: 32_768,
 					...command.options,
 					...elsewhere,
 					signal: controller.signal,
@@ -95,14 +114,15 @@ export function serveTriage(
 						if (live()) post({ type: 'format', id, format });
 					},
 					onProgress: (progress) => {
-						if (live()) post({ type: 'progress', id, progress });
+						if (live()) progressReport(progress);
 					},
 					onVerdicts: (records) => {
 						if (!live()) return;
-						const batch = encodeVerdicts(records);
-						post({ type: 'verdicts', id, batch }, transferables(batch));
+						if (held !== null) progressReport(null);
+						held = encodeVerdicts(records);
 					}
 				});
+				if (held !== null && live()) progressReport(null);
 				post({ type: 'done', id, summary });
 			} catch (error) {
 				post({
@@ -119,8 +139,12 @@ export function serveTriage(
 
 export interface TriageHandlers {
 	onFormat?: (format: TriageFormat | null) => void;
+	/** After the verdicts it comes with (onBatch, onVerdicts). */
 	onProgress?: (progress: TriageProgress) => void;
+	/** The verdicts of a batch as records. */
 	onVerdicts?: (records: VerdictRecord[]) => void;
+	/** The verdicts of a batch as they travel, in columns: nothing decoded (see VerdictColumns). */
+	onBatch?: (batch: VerdictBatch) => void;
 }
 
 export interface TriageRun {
@@ -157,9 +181,17 @@ export function startTriage(
 				return;
 			}
 			if (cancelled) return;
-			if (report.type === 'format') handlers.onFormat?.(report.format);
-			else if (report.type === 'progress') handlers.onProgress?.(report.progress);
-			else if (handlers.onVerdicts) handlers.onVerdicts(decodeVerdicts(report.batch));
+			if (report.type === 'format') {
+				handlers.onFormat?.(report.format);
+				return;
+			}
+			const { batch } = report;
+			if (batch !== null) {
+				handlers.onBatch?.(batch);
+				if (!cancelled && handlers.onVerdicts) handlers.onVerdicts(decodeVerdicts(batch));
+			}
+			// A handler above may have cancelled the run.
+			if (!cancelled && report.progress !== null) handlers.onProgress?.(report.progress);
 		};
 		worker.addEventListener('message', listener);
 	});
