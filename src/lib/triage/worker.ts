@@ -2,9 +2,10 @@
 //   new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' })
 // (Vite bundles it and its imports as a worker of its own) and talks to it through startTriage.
 // Mismatches are diagnosed in a worker of their own where one can start (diagnoser.ts), started
-// with this one.
+// with this one; both warm up on a made-up log of their own (warm-up.ts) until the first run.
 import { workerDiagnose } from './diagnoser';
 import { serveTriage, type TriageCommand, type TriagePort, type TriageReport } from './protocol';
+import { warmUpLog } from './warm-up';
 
 serveTriage(globalThis as unknown as TriagePort<TriageCommand, TriageReport>, {
 	diagnose:
@@ -15,5 +16,15 @@ serveTriage(globalThis as unknown as TriagePort<TriageCommand, TriageReport>, {
 					// Loaded while the page waits for its first run.
 					{ startNow: true }
 				)
-			: undefined
+			: undefined,
+	warmUp: [
+		() => {
+			const { text, keys } = warmUpLog('ndjson');
+			return { input: text, keys };
+		},
+		() => {
+			const { text, keys } = warmUpLog('log-lines', 500);
+			return { input: text, keys };
+		}
+	]
 });
