@@ -45,6 +45,12 @@ export type SummaryCounts = TriageCounts & {
 	skipped: number | null;
 };
 
+/** The Summary's counts before anything is counted. */
+export const NO_COUNTS: SummaryCounts = {
+	...new Tally(DEFAULT_WINDOW_SECONDS).counts(),
+	skipped: null
+};
+
 /** A verdict's mistake group: its id, 'unexplained', or null for a request that matched. */
 export function mistakeGroup(record: VerdictRecord): string | null {
 	return record.verdict === 'mismatch' ? (record.mistake ?? UNEXPLAINED) : null;
@@ -238,7 +244,7 @@ export class TriageDesk {
 		this.#run?.cancel();
 		this.#columns = new VerdictColumns();
 		this.received = 0;
-		this.#liveCounts = new Tally(DEFAULT_WINDOW_SECONDS).counts();
+		this.#liveCounts = NO_COUNTS;
 		this.format = undefined;
 		this.progress = null;
 		this.summary = null;
