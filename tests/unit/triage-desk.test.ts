@@ -13,6 +13,7 @@ import {
 	type VerdictRecord
 } from '$lib/triage';
 import { TriageDesk, type TriageWorker } from '$lib/triage-desk/desk.svelte';
+import { Tally } from '$lib/triage/tally';
 import { encodeVerdicts } from '$lib/triage/verdict-batch';
 import { parseSignedRequest } from '$lib/verify/paste/parse-signed-request';
 import { triageLogText } from '../bench/triage-log.js';
@@ -86,6 +87,7 @@ describe('TriageDesk', () => {
 	it('filters the verdicts by group and by kid, and both at once', async () => {
 		const desk = await ranDesk();
 		expect(desk.rows).toHaveLength(expected.requests);
+		expect([...desk.rows]).toEqual(desk.verdicts());
 		const count = (group: typeof desk.groupFilter) => {
 			desk.groupFilter = group;
 			return desk.rows.length;
@@ -101,7 +103,7 @@ describe('TriageDesk', () => {
 		// The very lines planted with each fault.
 		const numbers = (group: typeof desk.groupFilter) => {
 			desk.groupFilter = group;
-			return desk.rows.map((row) => row.number);
+			return [...desk.rows].map((row) => row.number);
 		};
 		expect(numbers('nonce')).toEqual(expected.lines['nonce-reused']);
 		expect(numbers('clock')).toEqual(expected.lines['ts-window']);
@@ -112,11 +114,15 @@ describe('TriageDesk', () => {
 		desk.kidFilter = ` ${kid} `;
 		const ofKid = desk.verdicts().filter((record) => record.kid === kid);
 		expect(ofKid.length).toBeGreaterThan(0);
-		expect(desk.rows).toEqual(ofKid);
+		expect([...desk.rows]).toEqual(ofKid);
 		desk.groupFilter = 'match';
-		expect(desk.rows).toEqual(ofKid.filter((record) => record.verdict === 'match'));
+		expect([...desk.rows]).toEqual(ofKid.filter((record) => record.verdict === 'match'));
+		// The rows in view, as the table asks for them.
+		expect(desk.rows.slice(2, 5)).toEqual(
+			ofKid.filter((record) => record.verdict === 'match').slice(2, 5)
+		);
 		desk.kidFilter = 'no kid is called this';
-		expect(desk.rows).toEqual([]);
+		expect([...desk.rows]).toEqual([]);
 	});
 
 	it('sorts by a column, ties in file order; the same column again turns the order round', async () => {
@@ -129,16 +135,21 @@ describe('TriageDesk', () => {
 			});
 		desk.sortBy('kid');
 		expect([desk.sortColumn, desk.sortDirection]).toEqual(['kid', 'ascending']);
-		expect(desk.rows).toEqual(sorted((record) => record.kid));
+		expect([...desk.rows]).toEqual(sorted((record) => record.kid));
 		desk.sortBy('kid');
 		expect(desk.sortDirection).toBe('descending');
-		expect(desk.rows).toEqual(sorted((record) => record.kid, -1));
+		expect([...desk.rows]).toEqual(sorted((record) => record.kid, -1));
 		desk.sortBy('mistake');
 		expect(desk.sortDirection).toBe('ascending');
-		expect(desk.rows).toEqual(sorted((record) => record.mistake ?? ''));
+		expect([...desk.rows]).toEqual(sorted((record) => record.mistake ?? ''));
+		desk.sortBy('url');
+		expect([...desk.rows]).toEqual(sorted((record) => record.url));
+		desk.sortBy('verdict');
+		desk.sortBy('verdict');
+		expect([...desk.rows]).toEqual(sorted((record) => record.verdict, -1));
 		desk.sortBy('number');
 		desk.sortBy('number');
-		expect(desk.rows.map((row) => row.number)).toEqual(
+		expect([...desk.rows].map((row) => row.number)).toEqual(
 			desk
 				.verdicts()
 				.map((record) => record.number)
@@ -146,8 +157,8 @@ describe('TriageDesk', () => {
 		);
 		// A filter and a sort together.
 		desk.groupFilter = 'mismatch';
-		expect(desk.rows.every((row) => row.verdict === 'mismatch')).toBe(true);
-		expect(desk.rows.map((row) => row.number)).toEqual(
+		expect([...desk.rows].every((row) => row.verdict === 'mismatch')).toBe(true);
+		expect([...desk.rows].map((row) => row.number)).toEqual(
 			desk
 				.verdicts()
 				.filter((record) => record.verdict === 'mismatch')
@@ -208,8 +219,8 @@ describe('TriageDesk', () => {
 		expect(desk.summary?.requests).toBe(expected.requests);
 	});
 
-	it('counts the verdicts as they come, before the summary, and cancels at once', async () => {
-		// A worker the test speaks for: two batches, then nothing until cancel.
+	it('shows the counts and the verdicts as they come, before the summary, and cancels at once', async () => {
+		// A worker the test speaks for: two batches with their progress, then nothing until cancel.
 		const posted: TriageCommand[] = [];
 		const listeners = new Set<(event: MessageEvent<TriageReport>) => void>();
 		const worker: TriageWorker = {
@@ -220,10 +231,31 @@ describe('TriageDesk', () => {
 		};
 		const say = (report: TriageReport) => {
 			for (const listener of [...listeners])
-				listener({ data: report } as MessageEvent<TriageReport>);
+				listener({ data: structuredClone(report) } as MessageEvent<TriageReport>);
 		};
 		const real = await ranDesk();
 		const records = real.verdicts();
+		// What the worker reports after the first `count` verdicts: their batch and everything counted.
+		const tally = new Tally(real.summary!.clock.windowSeconds);
+		let reported = 0;
+		const progressTo = (count: number): TriageReport => {
+			const batch = records.slice(reported, count);
+			for (const record of batch) tally.add(record);
+			reported = count;
+			return {
+				type: 'progress',
+				id,
+				batch: encodeVerdicts(batch),
+				progress: {
+					bytesRead: 0,
+					totalBytes: null,
+					requests: count,
+					rate: 0,
+					elapsedMs: 0,
+					counts: tally.counts()
+				}
+			};
+		};
 		const desk = new TriageDesk(() => worker);
 		desk.requestsText = log.text;
 		desk.keysText = log.keys;
@@ -233,30 +265,34 @@ describe('TriageDesk', () => {
 		expect(desk.counts?.groups).toEqual({ match: 0, mismatch: 0, 'no-key': 0, unreadable: 0 });
 
 		const first = records.slice(0, 300);
-		say({ type: 'verdicts', id, batch: encodeVerdicts(first) });
-		const tally = (list: readonly VerdictRecord[], verdict: string) =>
+		say(progressTo(300));
+		const counted = (list: readonly VerdictRecord[], verdict: string) =>
 			list.filter((record) => record.verdict === verdict).length;
 		expect(desk.countsLive).toBe(true);
-		expect(desk.counts?.groups.mismatch).toBe(tally(first, 'mismatch'));
+		expect(desk.received).toBe(300);
+		expect([...desk.rows]).toEqual(first);
+		expect(desk.counts?.groups.mismatch).toBe(counted(first, 'mismatch'));
 		expect(desk.counts?.skipped).toBeNull();
 		const queryDropped = first.filter((record) => record.mistake === 'query-dropped').length;
 		expect(desk.counts?.mistakes.find((entry) => entry.id === 'query-dropped')?.count).toBe(
 			queryDropped || undefined
 		);
 		expect(desk.counts?.unreadable.reduce((sum, entry) => sum + entry.count, 0)).toBe(
-			tally(first, 'unreadable')
+			counted(first, 'unreadable')
 		);
 
-		say({ type: 'verdicts', id, batch: encodeVerdicts(records.slice(300)) });
+		say(progressTo(records.length));
 		expect(desk.counts?.groups).toEqual(real.summary?.groups);
 		expect(desk.counts?.mistakes).toEqual(real.summary?.mistakes);
 		expect(desk.counts?.unreadable).toEqual(real.summary?.unreadable);
+		expect(desk.verdicts()).toEqual(records);
 
 		desk.cancel();
 		expect(desk.phase).toBe('cancelled');
 		expect(posted.at(-1)).toEqual({ type: 'cancel', id });
 		// Nothing after a cancel is shown but the summary.
-		say({ type: 'verdicts', id, batch: encodeVerdicts(records.slice(0, 10)) });
+		reported = 0;
+		say(progressTo(10));
 		expect(desk.received).toBe(records.length);
 		say({ type: 'done', id, summary: { ...real.summary!, cancelled: true } });
 		await vi.waitFor(() => expect(desk.summary?.cancelled).toBe(true));

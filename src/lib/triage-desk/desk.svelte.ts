@@ -14,12 +14,14 @@ import {
 import { Tally } from '$lib/triage/tally';
 import {
 	UNEXPLAINED,
+	type TriageCounts,
 	type TriageFormat,
 	type TriageProgress,
 	type TriageSummary,
 	type VerdictKind,
 	type VerdictRecord
 } from '$lib/triage/types';
+import { VerdictColumns } from '$lib/triage/verdict-batch';
 
 export type Phase = 'idle' | 'running' | 'done' | 'cancelled' | 'failed';
 
@@ -37,13 +39,16 @@ export type SortDirection = 'ascending' | 'descending';
 
 export type TriageWorker = TriagePort<TriageReport, TriageCommand> & { terminate(): void };
 
-/** What the Summary table shows: the worker's summary at the end, the page's own tally before. */
-export type SummaryCounts = Pick<
-	TriageSummary,
-	'groups' | 'mistakes' | 'unexplained' | 'clock' | 'noncesReused' | 'unreadable'
-> & {
+/** What the Summary table shows: the worker's summary at the end, its counts so far before. */
+export type SummaryCounts = TriageCounts & {
 	/** Lines with no signed request: known only from the worker's summary, at the end. */
 	skipped: number | null;
+};
+
+/** The Summary's counts before anything is counted. */
+export const NO_COUNTS: SummaryCounts = {
+	...new Tally(DEFAULT_WINDOW_SECONDS).counts(),
+	skipped: null
 };
 
 /** A verdict's mistake group: its id, 'unexplained', or null for a request that matched. */
@@ -51,18 +56,52 @@ export function mistakeGroup(record: VerdictRecord): string | null {
 	return record.verdict === 'mismatch' ? (record.mistake ?? UNEXPLAINED) : null;
 }
 
-function inGroup(record: VerdictRecord, group: GroupFilter): boolean {
+function inGroup(columns: VerdictColumns, index: number, group: GroupFilter): boolean {
 	if (group === 'all') return true;
-	if (group === 'clock') return record.clock?.outsideWindow === true;
-	if (group === 'nonce') return record.nonceFirstUsedAt !== null;
-	if (group.startsWith('mistake:')) return mistakeGroup(record) === group.slice('mistake:'.length);
-	return record.verdict === group;
+	if (group === 'clock') return columns.outsideWindow(index);
+	if (group === 'nonce') return columns.nonceReused(index);
+	const verdict = columns.verdict(index);
+	if (group.startsWith('mistake:'))
+		return (
+			verdict === 'mismatch' &&
+			(columns.mistake(index) ?? UNEXPLAINED) === group.slice('mistake:'.length)
+		);
+	return verdict === group;
 }
 
-function sortKey(record: VerdictRecord, column: SortColumn): string | number {
-	if (column === 'number') return record.number;
-	if (column === 'mistake') return record.mistake ?? '';
-	return record[column];
+const TEXT_COLUMNS = { method: 0, url: 1, kid: 2 } as const;
+
+function sortKey(columns: VerdictColumns, index: number, column: SortColumn): string | number {
+	if (column === 'number') return columns.number(index);
+	if (column === 'verdict') return columns.verdict(index);
+	if (column === 'mistake') return columns.mistake(index) ?? '';
+	return columns.text(index, TEXT_COLUMNS[column]);
+}
+
+/** The verdicts the table shows, in its order: a record is made only for a row asked for. */
+export class VerdictRows implements Iterable<VerdictRecord> {
+	constructor(
+		readonly length: number,
+		readonly columns: VerdictColumns,
+		/** The rows' indexes among the verdicts; null: all of them, in file order. */
+		readonly order: Uint32Array | null
+	) {}
+
+	at(row: number): VerdictRecord {
+		return this.columns.at(this.order === null ? row : (this.order[row] as number));
+	}
+
+	/** The rows from `start` up to `end` (not included), as records. */
+	slice(start: number, end: number): VerdictRecord[] {
+		const records: VerdictRecord[] = [];
+		for (let row = Math.max(0, start); row < Math.min(end, this.length); row++)
+			records.push(this.at(row));
+		return records;
+	}
+
+	*[Symbol.iterator](): Iterator<VerdictRecord> {
+		for (let row = 0; row < this.length; row++) yield this.at(row);
+	}
 }
 
 /**
@@ -101,11 +140,14 @@ export class TriageDesk {
 	summary: TriageSummary | null = $state.raw(null);
 	failure: string | null = $state(null);
 
-	/** The verdicts, appended a batch at a time; `received` is what the page reacts to. */
-	#records: VerdictRecord[] = [];
+	/**
+	 * The verdicts, appended a batch at a time as the columns they travel in; `received` is what the
+	 * page reacts to.
+	 */
+	#columns = new VerdictColumns();
 	received = $state(0);
-	/** The groups of the verdicts received, counted as they come (the worker's Tally, on the page). */
-	#tally: Tally | null = $state.raw(null);
+	/** The counts of the verdicts received, as the worker counted them (null before a run). */
+	#liveCounts: TriageCounts | null = $state.raw(null);
 
 	groupFilter: GroupFilter = $state('all');
 	kidFilter = $state('');
@@ -136,43 +178,46 @@ export class TriageDesk {
 	 */
 	readonly counts: SummaryCounts | null = $derived.by(() => {
 		if (this.summary) return this.summary;
-		const tally = this.#tally;
-		// The tally grows in place: reading `received` counts again with each batch.
-		void this.received;
-		if (tally === null) return null;
-		const live = tally.summary({
-			format: null,
-			bytesRead: 0,
-			hmac: 'noble',
-			elapsedMs: 0,
-			cancelled: false
-		});
-		return { ...live, skipped: null };
+		const live = this.#liveCounts;
+		return live === null ? null : { ...live, skipped: null };
 	});
 	/** Whether the counts are still growing: the run has not given its summary yet. */
 	readonly countsLive = $derived(this.summary === null && this.counts !== null);
 
 	/** The verdicts the table shows: filtered by group and kid, sorted by a column. */
-	readonly rows: readonly VerdictRecord[] = $derived.by(() => {
+	readonly rows: VerdictRows = $derived.by(() => {
 		const count = this.received;
 		const group = this.groupFilter;
 		const kid = this.kidFilter.trim();
 		const column = this.sortColumn;
 		const descending = this.sortDirection === 'descending';
-		let rows = this.#records.slice(0, count);
-		if (group !== 'all' || kid !== '')
-			rows = rows.filter(
-				(record) => inGroup(record, group) && (kid === '' || record.kid.includes(kid))
-			);
+		const columns = this.#columns;
+		const filtered = group !== 'all' || kid !== '';
+		if (!filtered && column === 'number' && !descending)
+			return new VerdictRows(count, columns, null);
+		let order = new Uint32Array(count);
+		let length = 0;
+		for (let index = 0; index < count; index++)
+			if (
+				!filtered ||
+				(inGroup(columns, index, group) &&
+					(kid === '' || columns.text(index, TEXT_COLUMNS.kid).includes(kid)))
+			)
+				order[length++] = index;
+		order = order.subarray(0, length);
 		if (column !== 'number' || descending) {
 			const sign = descending ? -1 : 1;
-			rows.sort((a, b) => {
-				const x = sortKey(a, column);
-				const y = sortKey(b, column);
-				return x < y ? -sign : x > y ? sign : a.number - b.number;
+			// Each row's key read once; then the rows sorted by it, ties in file order.
+			const keys = Array.from(order, (index) => sortKey(columns, index, column));
+			const at = Array.from(order.keys());
+			at.sort((a, b) => {
+				const x = keys[a] as string | number;
+				const y = keys[b] as string | number;
+				return x < y ? -sign : x > y ? sign : a - b;
 			});
+			order = Uint32Array.from(at, (position) => order[position] as number);
 		}
-		return rows;
+		return new VerdictRows(length, columns, order);
 	});
 
 	/** Sorts by `column`; again on the same column turns the order round. */
@@ -197,26 +242,23 @@ export class TriageDesk {
 		this.attempted = true;
 		if (this.missingRequests || this.missingKeys) return;
 		this.#run?.cancel();
-		this.#records = [];
+		this.#columns = new VerdictColumns();
 		this.received = 0;
-		this.#tally = new Tally(DEFAULT_WINDOW_SECONDS);
+		this.#liveCounts = NO_COUNTS;
 		this.format = undefined;
 		this.progress = null;
 		this.summary = null;
 		this.failure = null;
 		this.groupFilter = 'all';
 		this.phase = 'running';
-		this.#worker ??= this.#createWorker();
-		const run = startTriage(this.#worker, this.file ?? this.requestsText, this.keysText, {
+		const columns = this.#columns;
+		const run = startTriage(this.#warmWorker(), this.file ?? this.requestsText, this.keysText, {
 			onFormat: (format) => (this.format = format),
-			onProgress: (progress) => (this.progress = progress),
-			onVerdicts: (records) => {
-				const tally = this.#tally;
-				for (const record of records) {
-					this.#records.push(record);
-					tally?.add(record);
-				}
-				this.received = this.#records.length;
+			onBatch: (batch) => columns.add(batch),
+			onProgress: (progress) => {
+				this.progress = progress;
+				this.#liveCounts = progress.counts;
+				this.received = columns.length;
 			}
 		});
 		this.#run = run;
@@ -241,9 +283,19 @@ export class TriageDesk {
 		this.phase = 'cancelled';
 	}
 
-	/** Every verdict received, in file order. */
-	verdicts(): readonly VerdictRecord[] {
-		return this.#records;
+	/** The worker, started now if it was not: a run then starts without waiting for it to load. */
+	#warmWorker(): TriageWorker {
+		return (this.#worker ??= this.#createWorker());
+	}
+
+	/** Starts the worker before it is needed (once the page is shown). */
+	warm(): void {
+		this.#warmWorker();
+	}
+
+	/** Every verdict received, in file order, as records (made now: for an export, a test). */
+	verdicts(): VerdictRecord[] {
+		return [...new VerdictRows(this.#columns.length, this.#columns, null)];
 	}
 
 	/**
@@ -252,8 +304,8 @@ export class TriageDesk {
 	 * thread back, so that the CSV of a huge run holds the page for no long task.
 	 */
 	async csv(): Promise<Blob> {
-		const records = this.#records;
-		const count = records.length;
+		const columns = this.#columns;
+		const count = columns.length;
 		const type = 'text/csv;charset=utf-8';
 		let file = new Blob([CSV_HEADER], { type });
 		let index = 0;
@@ -262,7 +314,7 @@ export class TriageDesk {
 			let rows = '';
 			do {
 				const end = Math.min(index + ROWS_PER_LOOK, count);
-				for (; index < end; index++) rows += csvRow(records[index]!);
+				for (; index < end; index++) rows += csvRow(columns.at(index));
 			} while (index < count && rows.length < SLICE_CHARS && performance.now() < until);
 			file = new Blob([file, rows], { type });
 			if (index < count) await nextTask();

@@ -48,10 +48,15 @@ export function localDiagnose(): Diagnose {
 }
 
 /**
- * Diagnoses in the worker `create` starts on first use (and keeps for later runs); in this thread
- * when it cannot start, and from the moment it fails, for every mismatch it had not answered.
+ * Diagnoses in the worker `create` starts on first use, or at once with `startNow` (so that it has
+ * loaded before the first mismatch), and keeps for later runs; in this thread when it cannot start,
+ * and from the moment it fails, for every mismatch it had not answered.
  */
-export function workerDiagnose(create: () => Worker, local: Diagnose = localDiagnose()): Diagnose {
+export function workerDiagnose(
+	create: () => Worker,
+	local: Diagnose = localDiagnose(),
+	{ startNow = false }: { startNow?: boolean } = {}
+): Diagnose {
 	let worker: Worker | null | undefined;
 	let nextId = 1;
 	const waiting = new Map<
@@ -96,6 +101,7 @@ export function workerDiagnose(create: () => Worker, local: Diagnose = localDiag
 			return null;
 		}
 	};
+	if (startNow) worker = start();
 	return (mismatch) => {
 		if (worker === undefined) worker = start();
 		if (worker === null) return local(mismatch);

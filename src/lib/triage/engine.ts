@@ -32,6 +32,11 @@ export interface TriageOptions {
 	/** Diagnoses running at once, while the verdicts behind the oldest wait (default 8). */
 	maxDiagnoses?: number;
 	/**
+	 * Verdicts held back behind the oldest diagnosis running, at most (default 4096); past that the
+	 * run waits for it.
+	 */
+	maxQueued?: number;
+	/**
 	 * False: every header and URL read by the core's parsers, not the fast readers first (the same
 	 * verdicts, slower; for comparing the two).
 	 */
@@ -40,7 +45,7 @@ export interface TriageOptions {
 	totalBytes?: number | null;
 	/** Once the first bytes have told the format (null: the file is empty). */
 	onFormat?: (format: TriageFormat | null) => void;
-	/** At most every `intervalMs`, and at the end. */
+	/** At most every `intervalMs`, and at the end; right after each batch of verdicts. */
 	onProgress?: (progress: TriageProgress) => void;
 	/**
 	 * Verdicts in file order, `batchSize` at a time or every `intervalMs`, whichever comes first. A
@@ -75,8 +80,6 @@ function macrotask(): Promise<void> {
 
 /** How long the engine works before it lets other events in. */
 const SLICE_MS = 20;
-/** Verdicts held back behind the oldest diagnosis running, at most. */
-const MAX_QUEUED = 4096;
 /** Requests between two looks at the clock (for progress, batches and slices). */
 const CLOCK_EVERY = 32;
 
@@ -114,6 +117,7 @@ export async function triage(
 	const digests = engine === 'subtle' ? undefined : syncDigests(engine);
 	const diagnose = options.diagnose ?? ((mismatch) => diagnoseMistake(mismatch, digests));
 	const maxDiagnoses = options.maxDiagnoses ?? 8;
+	const maxQueued = options.maxQueued ?? 4096;
 
 	const reading = await readRequests(stream);
 	const { source } = reading;
@@ -144,7 +148,8 @@ export async function triage(
 			totalBytes: options.totalBytes ?? null,
 			requests: tally.requests,
 			rate: elapsedMs > 0 ? (tally.requests * 1000) / elapsedMs : 0,
-			elapsedMs
+			elapsedMs,
+			counts: tally.counts()
 		});
 	};
 
@@ -163,7 +168,7 @@ export async function triage(
 		while (head < queue.length) {
 			const next = queue[head] as Queued;
 			if (next.diagnosis !== null) {
-				if (!all && inFlight < maxDiagnoses && queue.length - head < MAX_QUEUED) break;
+				if (!all && inFlight < maxDiagnoses && queue.length - head < maxQueued) break;
 				await next.diagnosis;
 				if (aborted()) return;
 			}

@@ -25,11 +25,20 @@ export type TriageCommand =
 	| { type: 'start'; id: number; input: TriageInput; keys: string; options?: TriageRunOptions }
 	| { type: 'cancel'; id: number };
 
-/** Worker → page. Nothing but 'done' follows a cancel. Verdicts travel in columns (verdict-batch.ts). */
+/**
+ * Worker → page. Nothing but 'done' follows a cancel. Progress comes with the counts so far and the
+ * verdicts reported since the last progress, in columns (verdict-batch.ts): one message, one update
+ * of the page, per batch.
+ */
 export type TriageReport =
 	| { type: 'format'; id: number; format: TriageFormat | null }
-	| { type: 'progress'; id: number; progress: TriageProgress }
-	| { type: 'verdicts'; id: number; batch: VerdictBatch }
+	| {
+			type: 'progress';
+			id: number;
+			/** Null only for verdicts that no progress followed (the engine reports one after each batch). */
+			progress: TriageProgress | null;
+			batch: VerdictBatch | null;
+	  }
 	| { type: 'done'; id: number; summary: TriageSummary }
 	| { type: 'failed'; id: number; message: string };
 
@@ -52,15 +61,84 @@ function streamOf(input: TriageInput): {
 	return { stream: input, totalBytes: null };
 }
 
+/** Runs one started triage, its reports given to `post`. */
+async function run(
+	command: Extract<TriageCommand, { type: 'start' }>,
+	post: (report: TriageReport, transfer?: Transferable[]) => void,
+	signal: AbortSignal,
+	diagnose: Diagnose | undefined
+): Promise<void> {
+	const { id } = command;
+	const live = () => !signal.aborted;
+	// The verdicts of a batch wait for the progress the engine reports right after them.
+	let held: VerdictBatch | null = null;
+	const progressReport = (progress: TriageProgress | null) => {
+		const batch = held;
+		held = null;
+		post({ type: 'progress', id, progress, batch }, batch ? transferables(batch) : []);
+	};
+	try {
+		const { stream, totalBytes } = streamOf(command.input);
+		const elsewhere =
+			diagnose !== undefined && (command.options?.hmac ?? 'own') === 'own'
+				? // Many at once: a diagnosis elsewhere is a message away, and the verdicts behind a
+					// slow one wait in a long queue rather than stop the run.
+					{ diagnose, maxDiagnoses: 256, maxQueued: 16_384 }
+				: {};
+		const summary = await triage(stream, String(command.keys ?? ''), {
+			// Every 100 ms (the engine's interval) rather than every so many verdicts: the page keeps
+			// a batch's columns as they come and redraws once per batch, so fewer batches leave more
+			// of the machine to the run; the size only bounds what one batch holds.
+			batchSize: 32_768,
+			...command.options,
+			...elsewhere,
+			signal,
+			totalBytes,
+			onFormat: (format) => {
+				if (live()) post({ type: 'format', id, format });
+			},
+			onProgress: (progress) => {
+				if (live()) progressReport(progress);
+			},
+			onVerdicts: (records) => {
+				if (!live()) return;
+				if (held !== null) progressReport(null);
+				held = encodeVerdicts(records);
+			}
+		});
+		if (held !== null && live()) progressReport(null);
+		post({ type: 'done', id, summary });
+	} catch (error) {
+		post({ type: 'failed', id, message: error instanceof Error ? error.message : String(error) });
+	}
+}
+
+/** A run the worker makes of its own before any is started: its reports go nowhere. */
+export interface WarmUpRun {
+	input: TriageInput;
+	keys: string;
+}
+
 /**
  * The worker's side: runs each started triage and answers on the same port. `diagnose`, when
  * given, names the mistakes of runs that use the default HMAC (e.g. in a worker of its own).
+ * `warmUp` makes runs first, one after the other, once no message waits (see warm-up.ts); the
+ * first start stops them.
  */
 export function serveTriage(
 	port: TriagePort<TriageCommand, TriageReport>,
-	{ diagnose }: { diagnose?: Diagnose } = {}
+	{ diagnose, warmUp = [] }: { diagnose?: Diagnose; warmUp?: (() => WarmUpRun)[] } = {}
 ): void {
 	const runs = new Map<number, AbortController>();
+	const warming = new AbortController();
+	if (warmUp.length > 0)
+		setTimeout(async () => {
+			for (const make of warmUp) {
+				if (warming.signal.aborted) return;
+				const { input, keys } = make();
+				await run({ type: 'start', id: 0, input, keys }, () => undefined, warming.signal, diagnose);
+			}
+		}, 0);
 	port.addEventListener('message', (event) => {
 		const command = event.data;
 		if (command?.type === 'cancel') {
@@ -68,59 +146,27 @@ export function serveTriage(
 			return;
 		}
 		if (command?.type !== 'start') return;
+		warming.abort();
 		const { id } = command;
 		const controller = new AbortController();
 		runs.get(id)?.abort();
 		runs.set(id, controller);
-		const live = () => !controller.signal.aborted;
 		const post = (report: TriageReport, transfer: Transferable[] = []) =>
 			port.postMessage(report, transfer);
-		void (async () => {
-			try {
-				const { stream, totalBytes } = streamOf(command.input);
-				const elsewhere =
-					diagnose !== undefined && (command.options?.hmac ?? 'own') === 'own'
-						? // Many at once: a diagnosis elsewhere is a message away.
-							{ diagnose, maxDiagnoses: 64 }
-						: {};
-				const summary = await triage(stream, String(command.keys ?? ''), {
-					// A batch of columns is decoded on the page's main thread in about a millisecond per
-					// thousand verdicts: the page stays free (no task over 50 ms), and posts are few.
-					batchSize: 4000,
-					...command.options,
-					...elsewhere,
-					signal: controller.signal,
-					totalBytes,
-					onFormat: (format) => {
-						if (live()) post({ type: 'format', id, format });
-					},
-					onProgress: (progress) => {
-						if (live()) post({ type: 'progress', id, progress });
-					},
-					onVerdicts: (records) => {
-						if (!live()) return;
-						const batch = encodeVerdicts(records);
-						post({ type: 'verdicts', id, batch }, transferables(batch));
-					}
-				});
-				post({ type: 'done', id, summary });
-			} catch (error) {
-				post({
-					type: 'failed',
-					id,
-					message: error instanceof Error ? error.message : String(error)
-				});
-			} finally {
-				if (runs.get(id) === controller) runs.delete(id);
-			}
-		})();
+		void run(command, post, controller.signal, diagnose).finally(() => {
+			if (runs.get(id) === controller) runs.delete(id);
+		});
 	});
 }
 
 export interface TriageHandlers {
 	onFormat?: (format: TriageFormat | null) => void;
+	/** After the verdicts it comes with (onBatch, onVerdicts). */
 	onProgress?: (progress: TriageProgress) => void;
+	/** The verdicts of a batch as records. */
 	onVerdicts?: (records: VerdictRecord[]) => void;
+	/** The verdicts of a batch as they travel, in columns: nothing decoded (see VerdictColumns). */
+	onBatch?: (batch: VerdictBatch) => void;
 }
 
 export interface TriageRun {
@@ -157,9 +203,17 @@ export function startTriage(
 				return;
 			}
 			if (cancelled) return;
-			if (report.type === 'format') handlers.onFormat?.(report.format);
-			else if (report.type === 'progress') handlers.onProgress?.(report.progress);
-			else if (handlers.onVerdicts) handlers.onVerdicts(decodeVerdicts(report.batch));
+			if (report.type === 'format') {
+				handlers.onFormat?.(report.format);
+				return;
+			}
+			const { batch } = report;
+			if (batch !== null) {
+				handlers.onBatch?.(batch);
+				if (!cancelled && handlers.onVerdicts) handlers.onVerdicts(decodeVerdicts(batch));
+			}
+			// A handler above may have cancelled the run.
+			if (!cancelled && report.progress !== null) handlers.onProgress?.(report.progress);
 		};
 		worker.addEventListener('message', listener);
 	});

@@ -3,6 +3,7 @@
 import type {
 	HmacEngine,
 	KidCount,
+	TriageCounts,
 	TriageFormat,
 	TriageSummary,
 	UnreadableCode,
@@ -82,6 +83,13 @@ export class NonceLedger {
 	}
 }
 
+/** Counted keys, most first, ties by key. */
+function byCount<T extends string>(counts: Map<T, number>): { key: T; count: number }[] {
+	return [...counts]
+		.map(([key, count]) => ({ key, count }))
+		.sort((a, b) => b.count - a.count || (a.key < b.key ? -1 : 1));
+}
+
 /** Kids counted one by one; past this many, the rest is one number. */
 const MAX_KIDS = 10_000;
 /** Request numbers kept per group, to quote in the summary. */
@@ -153,21 +161,10 @@ export class Tally {
 		if (record.verdict === 'no-key') kid.noKey += 1;
 	}
 
-	summary(run: {
-		format: TriageFormat | null;
-		bytesRead: number;
-		hmac: HmacEngine;
-		elapsedMs: number;
-		cancelled: boolean;
-	}): TriageSummary {
-		const byCount = <T extends string>(counts: Map<T, number>) =>
-			[...counts]
-				.map(([key, count]) => ({ key, count }))
-				.sort((a, b) => b.count - a.count || (a.key < b.key ? -1 : 1));
+	/** The counts so far: small (a few groups and reasons), cheap to make every batch. */
+	counts(): TriageCounts {
 		return {
-			...run,
 			requests: this.requests,
-			skipped: this.#skipped,
 			groups: { ...this.#groups },
 			mistakes: byCount(this.#mistakes)
 				.filter(({ key }) => key !== UNEXPLAINED)
@@ -179,7 +176,28 @@ export class Tally {
 				windowSeconds: this.windowSeconds
 			},
 			noncesReused: this.#noncesReused,
-			unreadable: byCount(this.#unreadable).map(({ key, count }) => ({ code: key, count })),
+			unreadable: byCount(this.#unreadable).map(({ key, count }) => ({ code: key, count }))
+		};
+	}
+
+	summary(run: {
+		format: TriageFormat | null;
+		bytesRead: number;
+		hmac: HmacEngine;
+		elapsedMs: number;
+		cancelled: boolean;
+	}): TriageSummary {
+		const counts = this.counts();
+		return {
+			...run,
+			requests: counts.requests,
+			skipped: this.#skipped,
+			groups: counts.groups,
+			mistakes: counts.mistakes,
+			unexplained: counts.unexplained,
+			clock: counts.clock,
+			noncesReused: counts.noncesReused,
+			unreadable: counts.unreadable,
 			kids: [...this.#kids.values()].sort(
 				(a, b) => b.requests - a.requests || (a.kid < b.kid ? -1 : 1)
 			),

@@ -146,6 +146,12 @@ export interface TriageSummary {
  */
 export type HmacEngine = 'own' | 'noble' | 'subtle';
 
+/** The Summary's counts so far: those of a summary that grow while the verdicts come. */
+export type TriageCounts = Pick<
+	TriageSummary,
+	'requests' | 'groups' | 'mistakes' | 'unexplained' | 'clock' | 'noncesReused' | 'unreadable'
+>;
+
 export interface TriageProgress {
 	bytesRead: number;
 	/** The input's size when known (a File, a file on disk), else null. */
@@ -155,4 +161,6 @@ export interface TriageProgress {
 	/** Requests per second since the start. */
 	rate: number;
 	elapsedMs: number;
+	/** The counts of the requests so far, verdicts reported up to here. */
+	counts: TriageCounts;
 }

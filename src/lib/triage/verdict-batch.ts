@@ -93,52 +93,158 @@ export function transferables(batch: VerdictBatch): Transferable[] {
 	return [batch.values.buffer, batch.flags.buffer, batch.ends.buffer];
 }
 
+/** Record `index` of a batch, its mistake and reason unreadable left null. */
+function decodeAt(batch: VerdictBatch, index: number): VerdictRecord {
+	const { values, flags, text, ends } = batch;
+	const bits = flags[index] as number;
+	const at = index * VALUES;
+	const cut = index * TEXTS;
+	const start = cut === 0 ? 0 : (ends[cut - 1] as number);
+	const methodEnd = ends[cut] as number;
+	const urlEnd = ends[cut + 1] as number;
+	const kidEnd = ends[cut + 2] as number;
+	return {
+		number: values[at] as number,
+		method: text.slice(start, methodEnd),
+		url: text.slice(methodEnd, urlEnd),
+		kid: text.slice(urlEnd, kidEnd),
+		verdict: VERDICTS[bits & VERDICT_MASK] as VerdictKind,
+		mistake: null,
+		status: bits & STATUS ? (values[at + 1] as number) : null,
+		authorization: text.slice(kidEnd, ends[cut + 3] as number),
+		uriForm: (bits & BROWSER ? 'browser' : 'as-written') satisfies UriForm,
+		sentAt:
+			bits & SENT_AT
+				? {
+						ms: values[at + 2] as number,
+						source: SOURCES[(bits >> SOURCE_SHIFT) & 0b11] as SentAtSource,
+						zoneKnown: (bits & ZONE_KNOWN) !== 0
+					}
+				: null,
+		clock:
+			bits & CLOCK
+				? {
+						ageSeconds: bits & AGE ? (values[at + 3] as number) : null,
+						outsideWindow: (bits & OUTSIDE_WINDOW) !== 0
+					}
+				: null,
+		nonceFirstUsedAt: bits & NONCE_FIRST ? (values[at + 4] as number) : null,
+		unreadable: null
+	};
+}
+
 export function decodeVerdicts(batch: VerdictBatch): VerdictRecord[] {
-	const { count, values, flags, text, ends } = batch;
-	const records: VerdictRecord[] = new Array(count);
-	let start = 0;
-	for (let index = 0; index < count; index++) {
-		const bits = flags[index] as number;
-		const at = index * VALUES;
-		const cut = index * TEXTS;
-		const methodEnd = ends[cut] as number;
-		const urlEnd = ends[cut + 1] as number;
-		const kidEnd = ends[cut + 2] as number;
-		const authorizationEnd = ends[cut + 3] as number;
-		records[index] = {
-			number: values[at] as number,
-			method: text.slice(start, methodEnd),
-			url: text.slice(methodEnd, urlEnd),
-			kid: text.slice(urlEnd, kidEnd),
-			verdict: VERDICTS[bits & VERDICT_MASK] as VerdictKind,
-			mistake: null,
-			status: bits & STATUS ? (values[at + 1] as number) : null,
-			authorization: text.slice(kidEnd, authorizationEnd),
-			uriForm: (bits & BROWSER ? 'browser' : 'as-written') satisfies UriForm,
-			sentAt:
-				bits & SENT_AT
-					? {
-							ms: values[at + 2] as number,
-							source: SOURCES[(bits >> SOURCE_SHIFT) & 0b11] as SentAtSource,
-							zoneKnown: (bits & ZONE_KNOWN) !== 0
-						}
-					: null,
-			clock:
-				bits & CLOCK
-					? {
-							ageSeconds: bits & AGE ? (values[at + 3] as number) : null,
-							outsideWindow: (bits & OUTSIDE_WINDOW) !== 0
-						}
-					: null,
-			nonceFirstUsedAt: bits & NONCE_FIRST ? (values[at + 4] as number) : null,
-			unreadable: null
-		};
-		start = authorizationEnd;
-	}
+	const records: VerdictRecord[] = new Array(batch.count);
+	for (let index = 0; index < batch.count; index++) records[index] = decodeAt(batch, index);
 	for (const { index, mistake, unreadable } of batch.rare) {
 		const record = records[index] as VerdictRecord;
 		record.mistake = mistake;
 		record.unreadable = unreadable;
 	}
 	return records;
+}
+
+/**
+ * The verdicts of a run kept as the batches came, in file order, read a row at a time: a record is
+ * made only when asked for (the rows in view, an export), and what a filter or a sort looks at is
+ * read from the columns without one.
+ */
+export class VerdictColumns {
+	#batches: VerdictBatch[] = [];
+	/** The index of each batch's first row. */
+	#starts: number[] = [];
+	/** Per batch: its rows with a mistake or a reason unreadable. */
+	#rare: Map<number, VerdictBatch['rare'][number]>[] = [];
+	#length = 0;
+	/** The batch of the row looked at last, and its first row: rows are mostly read in order. */
+	#batch = -1;
+	#start = 0;
+	#end = 0;
+
+	get length(): number {
+		return this.#length;
+	}
+
+	add(batch: VerdictBatch): void {
+		if (batch.count === 0) return;
+		this.#batches.push(batch);
+		this.#starts.push(this.#length);
+		this.#rare.push(new Map(batch.rare.map((rare) => [rare.index, rare])));
+		this.#length += batch.count;
+	}
+
+	/** Finds row `index`'s batch; returns the row's index within it. */
+	#find(index: number): number {
+		if (index < this.#start || index >= this.#end) {
+			if (index < 0 || index >= this.#length) throw new RangeError(`no verdict ${index}`);
+			const starts = this.#starts;
+			let low = 0;
+			let high = starts.length - 1;
+			while (low < high) {
+				const middle = (low + high + 1) >> 1;
+				if ((starts[middle] as number) <= index) low = middle;
+				else high = middle - 1;
+			}
+			this.#batch = low;
+			this.#start = starts[low] as number;
+			this.#end = this.#start + (this.#batches[low] as VerdictBatch).count;
+		}
+		return index - this.#start;
+	}
+
+	/** Row `index` (from 0, in file order) as a record. */
+	at(index: number): VerdictRecord {
+		const row = this.#find(index);
+		const record = decodeAt(this.#batches[this.#batch] as VerdictBatch, row);
+		const rare = (this.#rare[this.#batch] as Map<number, VerdictBatch['rare'][number]>).get(row);
+		if (rare !== undefined) {
+			record.mistake = rare.mistake;
+			record.unreadable = rare.unreadable;
+		}
+		return record;
+	}
+
+	number(index: number): number {
+		const row = this.#find(index);
+		return (this.#batches[this.#batch] as VerdictBatch).values[row * VALUES] as number;
+	}
+
+	verdict(index: number): VerdictKind {
+		const row = this.#find(index);
+		const bits = (this.#batches[this.#batch] as VerdictBatch).flags[row] as number;
+		return VERDICTS[bits & VERDICT_MASK] as VerdictKind;
+	}
+
+	/** The mistake of a mismatch (null while none is known, and for the other verdicts). */
+	mistake(index: number): string | null {
+		const row = this.#find(index);
+		return (
+			(this.#rare[this.#batch] as Map<number, VerdictBatch['rare'][number]>).get(row)?.mistake ??
+			null
+		);
+	}
+
+	/** Whether its ts lies outside the window against its logged time. */
+	outsideWindow(index: number): boolean {
+		const row = this.#find(index);
+		return (
+			(((this.#batches[this.#batch] as VerdictBatch).flags[row] as number) & OUTSIDE_WINDOW) !== 0
+		);
+	}
+
+	/** Whether an earlier request used its kid and nonce. */
+	nonceReused(index: number): boolean {
+		const row = this.#find(index);
+		return (
+			(((this.#batches[this.#batch] as VerdictBatch).flags[row] as number) & NONCE_FIRST) !== 0
+		);
+	}
+
+	/** One of its texts: 0 method, 1 url, 2 kid, 3 authorization. */
+	text(index: number, which: 0 | 1 | 2 | 3): string {
+		const row = this.#find(index);
+		const { text, ends } = this.#batches[this.#batch] as VerdictBatch;
+		const cut = row * TEXTS + which;
+		return text.slice(cut === 0 ? 0 : (ends[cut - 1] as number), ends[cut] as number);
+	}
 }

@@ -1,15 +1,30 @@
 // The triage worker's entry. The page starts it with
 //   new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' })
 // (Vite bundles it and its imports as a worker of its own) and talks to it through startTriage.
-// Mismatches are diagnosed in a worker of their own where one can start (diagnoser.ts).
+// Mismatches are diagnosed in a worker of their own where one can start (diagnoser.ts), started
+// with this one; both warm up on a made-up log of their own (warm-up.ts) until the first run.
 import { workerDiagnose } from './diagnoser';
 import { serveTriage, type TriageCommand, type TriagePort, type TriageReport } from './protocol';
+import { warmUpLog } from './warm-up';
 
 serveTriage(globalThis as unknown as TriagePort<TriageCommand, TriageReport>, {
 	diagnose:
 		typeof Worker === 'function'
 			? workerDiagnose(
-					() => new Worker(new URL('./diagnosis-worker.ts', import.meta.url), { type: 'module' })
+					() => new Worker(new URL('./diagnosis-worker.ts', import.meta.url), { type: 'module' }),
+					undefined,
+					// Loaded while the page waits for its first run.
+					{ startNow: true }
 				)
-			: undefined
+			: undefined,
+	warmUp: [
+		() => {
+			const { text, keys } = warmUpLog('ndjson');
+			return { input: text, keys };
+		},
+		() => {
+			const { text, keys } = warmUpLog('log-lines', 500);
+			return { input: text, keys };
+		}
+	]
 });
