@@ -1,16 +1,13 @@
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import {
 	serveTriage,
 	startTriage,
-	triageText,
 	type TriageCommand,
 	type TriagePort,
 	type TriageReport,
 	type VerdictRecord
 } from '$lib/triage';
-import type { WarmUpRun } from '$lib/triage/protocol';
-import { warmUpLog } from '$lib/triage/warm-up';
 import { triageLogText } from '../bench/triage-log.js';
 
 // The worker's protocol over a real message channel: every message is structured-cloned as it
@@ -98,72 +95,5 @@ describe('the triage worker protocol', () => {
 		]);
 		expect([first.requests, second.requests]).toEqual([200, 300]);
 		expect([first.groups.match, second.groups.match]).toEqual([200, 300]);
-	});
-});
-
-describe('the triage worker warming up', () => {
-	function warmingChannel(warmUp: (() => WarmUpRun)[]) {
-		const { port1, port2 } = new MessageChannel();
-		open.push(port1, port2);
-		port1.start();
-		port2.start();
-		serveTriage(port1 as unknown as TriagePort<TriageCommand, TriageReport>, { warmUp });
-		return port2 as unknown as TriagePort<TriageReport, TriageCommand>;
-	}
-
-	it('triages the made-up logs of warm-up.ts as the engine reads them, each format', async () => {
-		for (const format of ['ndjson', 'log-lines'] as const) {
-			const log = warmUpLog(format, 400);
-			const summary = await triageText(log.text, log.keys);
-			expect(summary.format).toBe(format);
-			expect(summary.requests).toBe(400);
-			expect(summary.groups.match).toBe(390);
-			expect(summary.groups.mismatch).toBe(10);
-			expect(summary.mistakes).toEqual([{ id: 'query-dropped', count: 5 }]);
-			expect(summary.unexplained).toBe(5);
-		}
-	});
-
-	it('runs its warm-up before any start, and reports nothing of it', async () => {
-		const log = warmUpLog('ndjson', 300);
-		const made: string[] = [];
-		const page = warmingChannel([
-			() => (made.push('first'), { input: log.text, keys: log.keys }),
-			() => (made.push('second'), { input: log.text, keys: log.keys })
-		]);
-		const reports: unknown[] = [];
-		page.addEventListener('message', (event) => reports.push(event.data));
-		await vi.waitFor(() => expect(made).toEqual(['first', 'second']));
-		await new Promise((resolve) => setTimeout(resolve, 100));
-		expect(reports).toEqual([]);
-	});
-
-	it('stops warming up at the first start, whose run is whole', async () => {
-		// A warm-up that reads a log, then waits for more that never comes: only a stop ends it.
-		const warm = new TextEncoder().encode(warmUpLog('ndjson', 100).text);
-		let cancelled = false;
-		const endless = new ReadableStream<Uint8Array>({
-			start: (controller) => controller.enqueue(warm),
-			pull: () => new Promise(() => undefined),
-			cancel: () => void (cancelled = true)
-		});
-		const made: string[] = [];
-		const page = warmingChannel([
-			() => (made.push('first'), { input: endless, keys: warmUpLog('ndjson', 1).keys }),
-			() => (made.push('second'), { input: '', keys: '' })
-		]);
-		await vi.waitFor(() => expect(made).toEqual(['first']));
-		expect(cancelled).toBe(false);
-		const log = triageLogText({ requests: 500, faultRate: 0.05, seed: 10 });
-		const ids = new Set<number>();
-		page.addEventListener('message', (event) => ids.add(event.data.id));
-		const summary = await startTriage(page, log.text, log.keys).done;
-		expect(summary.requests).toBe(500);
-		expect(summary.groups.mismatch).toBe(log.expected.mismatch);
-		expect(cancelled).toBe(true);
-		await new Promise((resolve) => setTimeout(resolve, 50));
-		// The second warm-up run never started, and nothing but the real run was reported.
-		expect(made).toEqual(['first']);
-		expect([...ids]).toHaveLength(1);
 	});
 });

@@ -61,84 +61,15 @@ function streamOf(input: TriageInput): {
 	return { stream: input, totalBytes: null };
 }
 
-/** Runs one started triage, its reports given to `post`. */
-async function run(
-	command: Extract<TriageCommand, { type: 'start' }>,
-	post: (report: TriageReport, transfer?: Transferable[]) => void,
-	signal: AbortSignal,
-	diagnose: Diagnose | undefined
-): Promise<void> {
-	const { id } = command;
-	const live = () => !signal.aborted;
-	// The verdicts of a batch wait for the progress the engine reports right after them.
-	let held: VerdictBatch | null = null;
-	const progressReport = (progress: TriageProgress | null) => {
-		const batch = held;
-		held = null;
-		post({ type: 'progress', id, progress, batch }, batch ? transferables(batch) : []);
-	};
-	try {
-		const { stream, totalBytes } = streamOf(command.input);
-		const elsewhere =
-			diagnose !== undefined && (command.options?.hmac ?? 'own') === 'own'
-				? // Many at once: a diagnosis elsewhere is a message away, and the verdicts behind a
-					// slow one wait in a long queue rather than stop the run.
-					{ diagnose, maxDiagnoses: 256, maxQueued: 16_384 }
-				: {};
-		const summary = await triage(stream, String(command.keys ?? ''), {
-			// Every 100 ms (the engine's interval) rather than every so many verdicts: the page keeps
-			// a batch's columns as they come and redraws once per batch, so fewer batches leave more
-			// of the machine to the run; the size only bounds what one batch holds.
-			batchSize: 32_768,
-			...command.options,
-			...elsewhere,
-			signal,
-			totalBytes,
-			onFormat: (format) => {
-				if (live()) post({ type: 'format', id, format });
-			},
-			onProgress: (progress) => {
-				if (live()) progressReport(progress);
-			},
-			onVerdicts: (records) => {
-				if (!live()) return;
-				if (held !== null) progressReport(null);
-				held = encodeVerdicts(records);
-			}
-		});
-		if (held !== null && live()) progressReport(null);
-		post({ type: 'done', id, summary });
-	} catch (error) {
-		post({ type: 'failed', id, message: error instanceof Error ? error.message : String(error) });
-	}
-}
-
-/** A run the worker makes of its own before any is started: its reports go nowhere. */
-export interface WarmUpRun {
-	input: TriageInput;
-	keys: string;
-}
-
 /**
  * The worker's side: runs each started triage and answers on the same port. `diagnose`, when
  * given, names the mistakes of runs that use the default HMAC (e.g. in a worker of its own).
- * `warmUp` makes runs first, one after the other, once no message waits (see warm-up.ts); the
- * first start stops them.
  */
 export function serveTriage(
 	port: TriagePort<TriageCommand, TriageReport>,
-	{ diagnose, warmUp = [] }: { diagnose?: Diagnose; warmUp?: (() => WarmUpRun)[] } = {}
+	{ diagnose }: { diagnose?: Diagnose } = {}
 ): void {
 	const runs = new Map<number, AbortController>();
-	const warming = new AbortController();
-	if (warmUp.length > 0)
-		setTimeout(async () => {
-			for (const make of warmUp) {
-				if (warming.signal.aborted) return;
-				const { input, keys } = make();
-				await run({ type: 'start', id: 0, input, keys }, () => undefined, warming.signal, diagnose);
-			}
-		}, 0);
 	port.addEventListener('message', (event) => {
 		const command = event.data;
 		if (command?.type === 'cancel') {
@@ -146,16 +77,63 @@ export function serveTriage(
 			return;
 		}
 		if (command?.type !== 'start') return;
-		warming.abort();
 		const { id } = command;
 		const controller = new AbortController();
 		runs.get(id)?.abort();
 		runs.set(id, controller);
+		const live = () => !controller.signal.aborted;
 		const post = (report: TriageReport, transfer: Transferable[] = []) =>
 			port.postMessage(report, transfer);
-		void run(command, post, controller.signal, diagnose).finally(() => {
-			if (runs.get(id) === controller) runs.delete(id);
-		});
+		// The verdicts of a batch wait for the progress the engine reports right after them.
+		let held: VerdictBatch | null = null;
+		const progressReport = (progress: TriageProgress | null) => {
+			const batch = held;
+			held = null;
+			post({ type: 'progress', id, progress, batch }, batch ? transferables(batch) : []);
+		};
+		void (async () => {
+			try {
+				const { stream, totalBytes } = streamOf(command.input);
+				const elsewhere =
+					diagnose !== undefined && (command.options?.hmac ?? 'own') === 'own'
+						? // Many at once: a diagnosis elsewhere is a message away, and the verdicts behind a
+							// slow one (the diagnosis worker's first, before its code is warm) wait in a long
+							// queue rather than stop the run.
+							{ diagnose, maxDiagnoses: 256, maxQueued: 16_384 }
+						: {};
+				const summary = await triage(stream, String(command.keys ?? ''), {
+					// Every 100 ms (the engine's interval) rather than every so many verdicts: the page keeps
+					// a batch's columns as they come and redraws once per batch, so fewer batches leave
+					// more of the machine to the run; the size only bounds what one batch holds.
+					batchSize: 32_768,
+					...command.options,
+					...elsewhere,
+					signal: controller.signal,
+					totalBytes,
+					onFormat: (format) => {
+						if (live()) post({ type: 'format', id, format });
+					},
+					onProgress: (progress) => {
+						if (live()) progressReport(progress);
+					},
+					onVerdicts: (records) => {
+						if (!live()) return;
+						if (held !== null) progressReport(null);
+						held = encodeVerdicts(records);
+					}
+				});
+				if (held !== null && live()) progressReport(null);
+				post({ type: 'done', id, summary });
+			} catch (error) {
+				post({
+					type: 'failed',
+					id,
+					message: error instanceof Error ? error.message : String(error)
+				});
+			} finally {
+				if (runs.get(id) === controller) runs.delete(id);
+			}
+		})();
 	});
 }
 

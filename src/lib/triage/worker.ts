@@ -2,10 +2,9 @@
 //   new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' })
 // (Vite bundles it and its imports as a worker of its own) and talks to it through startTriage.
 // Mismatches are diagnosed in a worker of their own where one can start (diagnoser.ts), started
-// with this one; both warm up on a made-up log of their own (warm-up.ts) until the first run.
+// with this one.
 import { workerDiagnose } from './diagnoser';
 import { serveTriage, type TriageCommand, type TriagePort, type TriageReport } from './protocol';
-import { warmUpLog } from './warm-up';
 
 serveTriage(globalThis as unknown as TriagePort<TriageCommand, TriageReport>, {
 	diagnose:
@@ -16,15 +15,5 @@ serveTriage(globalThis as unknown as TriagePort<TriageCommand, TriageReport>, {
 					// Loaded while the page waits for its first run.
 					{ startNow: true }
 				)
-			: undefined,
-	warmUp: [
-		() => {
-			const { text, keys } = warmUpLog('ndjson');
-			return { input: text, keys };
-		},
-		() => {
-			const { text, keys } = warmUpLog('log-lines', 500);
-			return { input: text, keys };
-		}
-	]
+			: undefined
 });
