@@ -122,15 +122,19 @@ export async function bundleVerify(project, outDir) {
 	);
 	// The site's language plugin too: the diagnosis renders its Texts through its message catalogues
 	// (virtual:messages/…), in English here. Not Kit's plugins: this is a library build.
-	const plugins = (loaded?.config.plugins ?? [])
-		.flat(Infinity)
-		.filter(
-			(plugin) =>
-				plugin &&
-				typeof plugin === 'object' &&
-				'name' in plugin &&
-				plugin.name === 'i18n-locale-variants'
-		);
+	/** @type {unknown[]} */
+	const configured = loaded?.config.plugins ?? [];
+	const plugins = /** @type {import('vite').Plugin[]} */ (
+		configured
+			.flat(3)
+			.filter(
+				(plugin) =>
+					typeof plugin === 'object' &&
+					plugin !== null &&
+					'name' in plugin &&
+					plugin.name === 'i18n-locale-variants'
+			)
+	);
 	await build({
 		configFile: false,
 		logLevel: 'silent',
