@@ -3,6 +3,7 @@ import { PLANTED_MISTAKES, triageLogText } from '../bench/triage-log.js';
 import { violations } from './axe';
 import { expectNoEnglishProse } from './english-prose';
 import { failOnPageErrors } from './page-errors';
+import { giveLog } from './triage-input';
 
 // The triage page in Chinese: the same flow as in English (tests/e2e/triage.test.ts), found by its
 // Chinese names, with the same counts; a mismatch opens on the Chinese verify page.
@@ -96,13 +97,7 @@ test('the Chinese page triages a log: every count of the Summary, a filter, a mi
 
 test('the Chinese page cancels a big run at once', async ({ page }) => {
 	const big = triageLogText({ requests: 100_000, seed: 4 });
-	await page.goto('./zh-CN/triage');
-	await page.getByLabel('请求文件').setInputFiles({
-		name: 'big.ndjson',
-		mimeType: 'application/x-ndjson',
-		buffer: Buffer.from(big.text)
-	});
-	await page.getByRole('textbox', { name: '密钥', exact: true }).fill(big.keys);
+	await giveLog(page, big, { name: 'big.ndjson', language: 'zh-CN' });
 	await page.getByRole('button', { name: '排查', exact: true }).click();
 	const progress = page.getByRole('progressbar', { name: '排查进度' });
 	await expect

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { triageLogText } from '../bench/triage-log.js';
 import { failOnPageErrors } from './page-errors';
+import { giveLog } from './triage-input';
 
 // The CSV of a huge run is built without holding the page: a slice at a time, the page's event loop
 // running between the slices, from the click on the button to the file handed to the browser. The
@@ -15,13 +16,7 @@ test('the CSV of 100,000 verdicts is written in slices, the page running between
 }) => {
 	test.setTimeout(180_000);
 	failOnPageErrors(page);
-	await page.goto('./triage');
-	await page.getByLabel('Requests file').setInputFiles({
-		name: 'big.ndjson',
-		mimeType: 'application/x-ndjson',
-		buffer: Buffer.from(big.text)
-	});
-	await page.getByRole('textbox', { name: 'Keys', exact: true }).fill(big.keys);
+	await giveLog(page, big, { name: 'big.ndjson' });
 	await page.getByRole('button', { name: 'Triage', exact: true }).click();
 	await expect(page.getByRole('status').filter({ hasText: /^Format: NDJSON\. Done:/ })).toBeVisible(
 		{

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { triageLogText } from '../bench/triage-log.js';
 import { failOnPageErrors } from './page-errors';
+import { giveLog } from './triage-input';
 
 // The Summary fills while the run goes on, from the verdicts as they come, and ends with the run's
 // own counts; the unreadable requests are broken down by reason.
@@ -11,13 +12,7 @@ test('the Summary counts grow during the run and end with every count of the log
 	page
 }) => {
 	failOnPageErrors(page);
-	await page.goto('./triage');
-	await page.getByLabel('Requests file').setInputFiles({
-		name: 'calls.ndjson',
-		mimeType: 'application/x-ndjson',
-		buffer: Buffer.from(log.text)
-	});
-	await page.getByRole('textbox', { name: 'Keys', exact: true }).fill(log.keys);
+	await giveLog(page, log);
 	// Each state of the Summary the page shows, as (busy, match count) seen by a MutationObserver.
 	await page.evaluate(() => {
 		const seen: [string | null, number][] = [];

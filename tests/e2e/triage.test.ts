@@ -2,6 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { PLANTED_MISTAKES, triageLogText } from '../bench/triage-log.js';
 import { violations } from './axe';
 import { failOnPageErrors } from './page-errors';
+import { giveLog } from './triage-input';
 
 // The triage page on a generated log with faults of every kind planted (tests/bench/triage-log.js
 // signs it with node:crypto and counts what it planted): every count of the Summary, the Verdicts'
@@ -129,13 +130,7 @@ test('a pasted log: every planted count in the Summary, a filter, a mismatch ope
 });
 
 test('a log as a file, and the exports mask kids and hold no key', async ({ page }) => {
-	await page.goto('./triage');
-	await page.getByLabel('Requests file').setInputFiles({
-		name: 'calls.ndjson',
-		mimeType: 'application/x-ndjson',
-		buffer: Buffer.from(log.text)
-	});
-	await page.getByRole('textbox', { name: 'Keys', exact: true }).fill(log.keys);
+	await giveLog(page, log);
 	await page.getByRole('button', { name: 'Triage', exact: true }).click();
 	expect(await summaryCounts(page, 'Summary')).toEqual(englishExpected());
 
@@ -178,13 +173,7 @@ test('missing input is said at its field', async ({ page }) => {
 
 test('Cancel stops a big run at once', async ({ page }) => {
 	const big = triageLogText({ requests: 100_000, seed: 4 });
-	await page.goto('./triage');
-	await page.getByLabel('Requests file').setInputFiles({
-		name: 'big.ndjson',
-		mimeType: 'application/x-ndjson',
-		buffer: Buffer.from(big.text)
-	});
-	await page.getByRole('textbox', { name: 'Keys', exact: true }).fill(big.keys);
+	await giveLog(page, big, { name: 'big.ndjson' });
 	await page.getByRole('button', { name: 'Triage', exact: true }).click();
 	const progress = page.getByRole('progressbar', { name: 'Triage progress' });
 	await expect
