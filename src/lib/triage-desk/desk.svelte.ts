@@ -252,7 +252,7 @@ export class TriageDesk {
 		this.groupFilter = 'all';
 		this.phase = 'running';
 		const columns = this.#columns;
-		const run = startTriage(this.#warmWorker(), this.file ?? this.requestsText, this.keysText, {
+		const run = startTriage(this.#startedWorker(), this.file ?? this.requestsText, this.keysText, {
 			onFormat: (format) => (this.format = format),
 			onBatch: (batch) => columns.add(batch),
 			onProgress: (progress) => {
@@ -284,13 +284,13 @@ export class TriageDesk {
 	}
 
 	/** The worker, started now if it was not: a run then starts without waiting for it to load. */
-	#warmWorker(): TriageWorker {
+	#startedWorker(): TriageWorker {
 		return (this.#worker ??= this.#createWorker());
 	}
 
 	/** Starts the worker before it is needed (once the page is shown). */
-	warm(): void {
-		this.#warmWorker();
+	startWorker(): void {
+		this.#startedWorker();
 	}
 
 	/** Every verdict received, in file order, as records (made now: for an export, a test). */
