@@ -1,23 +1,10 @@
 // An NDJSON or log-lines paste with several MAC-signed requests, one refused: /verify lists them as
 // it lists a HAR's (by line number, with status and verdict), opens the failing one, and hands them
 // all to /triage. In English and on the Chinese page, found by role and name.
-import { createHmac } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
 import { expectNoEnglishProse } from './english-prose';
 import { failOnPageErrors } from './page-errors';
-
-const KEY = 'support-desk-key-7Hq';
-const KID = 'kid-of-a-customer-1234';
-const HOST = 'open.tapapis.cn';
-const BASIC = '/account/basic-info/v1?client_id=cust-app';
-const PROFILE = '/account/profile/v1?client_id=cust-app';
-const ts = String(Math.floor(Date.now() / 1000));
-
-function authorization(signedPath: string, nonce: string): string {
-	const base = `${ts}\n${nonce}\nGET\n${signedPath}\n${HOST}\n443\n\n`;
-	const mac = createHmac('sha1', KEY).update(base).digest('base64');
-	return `MAC id="${KID}",ts="${ts}",nonce="${nonce}",mac="${mac}"`;
-}
+import { KEY, HOST, BASIC, PROFILE, ts, authorization } from './customer-requests';
 
 // Lines 1, 2 and 4 signed correctly; line 3 signed without its query string, and refused.
 const SIGNED = [

@@ -1,22 +1,13 @@
 // A HAR with several MAC-signed requests, one of them refused: /verify lists them all with their
 // status and verdict, opens the failing one, opens any other on demand, and hands them all to
 // /triage. In English and on the Chinese page, found by role and name.
-import { createHmac } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
 import { violations } from './axe';
 import { expectNoEnglishProse } from './english-prose';
 import { failOnPageErrors } from './page-errors';
-
-const KEY = 'support-desk-key-7Hq';
-const KID = 'kid-of-a-customer-1234';
-const HOST = 'open.tapapis.cn';
-const BASIC = '/account/basic-info/v1?client_id=cust-app';
-const PROFILE = '/account/profile/v1?client_id=cust-app';
-const ts = String(Math.floor(Date.now() / 1000));
+import { KEY, HOST, BASIC, PROFILE, ts, authorization } from './customer-requests';
 
 function entry(path: string, signedPath: string, status: number, nonce: string) {
-	const base = `${ts}\n${nonce}\nGET\n${signedPath}\n${HOST}\n443\n\n`;
-	const mac = createHmac('sha1', KEY).update(base).digest('base64');
 	return {
 		startedDateTime: new Date(Number(ts) * 1000).toISOString(),
 		request: {
@@ -25,7 +16,7 @@ function entry(path: string, signedPath: string, status: number, nonce: string) 
 			httpVersion: 'http/2.0',
 			headers: [
 				{ name: ':path', value: path },
-				{ name: 'authorization', value: `MAC id="${KID}",ts="${ts}",nonce="${nonce}",mac="${mac}"` }
+				{ name: 'authorization', value: authorization(signedPath, nonce) }
 			]
 		},
 		response: { status, content: { text: '{}' } }
