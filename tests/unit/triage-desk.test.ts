@@ -1,14 +1,11 @@
 // The triage page's state (src/lib/triage-desk): a run in the real triage worker code over a real
 // message channel, the Summary's counts as they come, the Verdicts' filters and sort, what the
 // exports hold and the hand-over of one verdict to /verify.
-import { MessageChannel, type MessagePort } from 'node:worker_threads';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
-	serveTriage,
 	verdictsCsv,
 	summaryMarkdown,
 	type TriageCommand,
-	type TriagePort,
 	type TriageReport,
 	type VerdictRecord
 } from '$lib/triage';
@@ -17,23 +14,10 @@ import { Tally } from '$lib/triage/tally';
 import { encodeVerdicts } from '$lib/triage/verdict-batch';
 import { parseSignedRequest } from '$lib/verify/paste/parse-signed-request';
 import { triageLogText } from '../bench/triage-log.js';
-
-const open: MessagePort[] = [];
-afterEach(() => {
-	for (const port of open.splice(0)) port.close();
-});
+import { workerChannel } from './triage-channel';
 
 /** The worker's code on one end of a channel; the desk's worker is the other end. */
-function realWorker(): TriageWorker {
-	const { port1, port2 } = new MessageChannel();
-	open.push(port1, port2);
-	port1.start();
-	port2.start();
-	serveTriage(port1 as unknown as TriagePort<TriageCommand, TriageReport>);
-	return Object.assign(port2 as unknown as TriagePort<TriageReport, TriageCommand>, {
-		terminate: () => port2.close()
-	});
-}
+const realWorker = workerChannel;
 
 const log = triageLogText({ requests: 600, faultRate: 0.1, seed: 11 });
 const { expected } = log;

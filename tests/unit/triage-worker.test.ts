@@ -1,29 +1,10 @@
-import { MessageChannel, type MessagePort } from 'node:worker_threads';
-import { afterEach, describe, expect, it } from 'vitest';
-import {
-	serveTriage,
-	startTriage,
-	type TriageCommand,
-	type TriagePort,
-	type TriageReport,
-	type VerdictRecord
-} from '$lib/triage';
+import { describe, expect, it } from 'vitest';
+import { startTriage, type VerdictRecord } from '$lib/triage';
 import { triageLogText } from '../bench/triage-log.js';
+import { workerChannel } from './triage-channel';
 
-// The worker's protocol over a real message channel: every message is structured-cloned as it
-// would be between the page and its worker.
-const open: MessagePort[] = [];
-function channel() {
-	const { port1, port2 } = new MessageChannel();
-	open.push(port1, port2);
-	port1.start();
-	port2.start();
-	serveTriage(port1 as unknown as TriagePort<TriageCommand, TriageReport>);
-	return port2 as unknown as TriagePort<TriageReport, TriageCommand>;
-}
-afterEach(() => {
-	for (const port of open.splice(0)) port.close();
-});
+// The worker's protocol over a real message channel (triage-channel.ts).
+const channel = workerChannel;
 
 describe('the triage worker protocol', () => {
 	it('reports the format, progress, verdict batches and the summary of a run', async () => {
