@@ -70,14 +70,22 @@ test('the Chinese page reads a pasted login result, says what it did and notes a
 test.describe('with no service worker (it would answer from its cache)', () => {
 	test.use({ serviceWorkers: 'block' });
 
+	/**
+	 * The signing page, loaded, and from then on offline or replaced by a new deployment: no further
+	 * script arrives until the returned function is called.
+	 */
+	async function scriptsCutOff(page: Page): Promise<() => Promise<void>> {
+		await open(page, './', 'Authorization header');
+		await page.waitForLoadState('networkidle');
+		const chunks = '**/_app/immutable/chunks/*.js';
+		await page.route(chunks, (route) => route.abort());
+		return () => page.unroute(chunks);
+	}
+
 	test('a paste reader that cannot be fetched is said at the box, the paste kept, and the next try reads it', async ({
 		page
 	}) => {
-		await open(page, './', 'Authorization header');
-		await page.waitForLoadState('networkidle');
-		// Offline from here on, or the build replaced by a new deployment: no further script arrives.
-		const chunks = '**/_app/immutable/chunks/*.js';
-		await page.route(chunks, (route) => route.abort());
+		const restore = await scriptsCutOff(page);
 		await page.getByText('Paste SDK login result', { exact: true }).first().click();
 		const box = page.getByRole('textbox', { name: 'Paste SDK login result' });
 		const login = '{"kid": "k-offline", "mac_key": "key-offline", "token_type": "mac"}';
@@ -88,7 +96,7 @@ test.describe('with no service worker (it would answer from its cache)', () => {
 		await expect(box).toHaveValue(login);
 		await expect(page.getByLabel('kid', { exact: true })).not.toHaveValue('k-offline');
 
-		await page.unroute(chunks);
+		await restore();
 		await box.fill(`${login} `);
 		await expect(page.getByLabel('kid', { exact: true })).toHaveValue('k-offline');
 		await expect(page.getByLabel('mac_key', { exact: true })).toHaveValue('key-offline');
@@ -97,10 +105,7 @@ test.describe('with no service worker (it would answer from its cache)', () => {
 	test('a Send whose code cannot be fetched says so in the Send panel, and the next Send goes', async ({
 		page
 	}) => {
-		await open(page, './', 'Authorization header');
-		await page.waitForLoadState('networkidle');
-		const chunks = '**/_app/immutable/chunks/*.js';
-		await page.route(chunks, (route) => route.abort());
+		const restore = await scriptsCutOff(page);
 		const send = page.getByRole('button', { name: 'Send', exact: true });
 		await send.click();
 		await expect(
@@ -110,7 +115,7 @@ test.describe('with no service worker (it would answer from its cache)', () => {
 				.filter({ hasText: 'This part of the page could not be loaded. Reload to try again.' })
 		).toBeVisible();
 
-		await page.unroute(chunks);
+		await restore();
 		await send.click();
 		await expect(page.getByRole('status', { name: 'HTTP status', exact: true })).toHaveText(
 			'200 OK'
