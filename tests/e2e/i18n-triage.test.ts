@@ -1,9 +1,9 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { PLANTED_MISTAKES, triageLogText } from '../bench/triage-log.js';
 import { violations } from './axe';
 import { expectNoEnglishProse } from './english-prose';
 import { failOnPageErrors } from './page-errors';
-import { giveLog } from './triage-input';
+import { giveLog, summaryCounts } from './triage-input';
 
 // The triage page in Chinese: the same flow as in English (tests/e2e/triage.test.ts), found by its
 // Chinese names, with the same counts; a mismatch opens on the Chinese verify page.
@@ -19,20 +19,6 @@ const MISTAKE_LABELS: Record<(typeof PLANTED_MISTAKES)[number], string> = {
 	crlf: '各行以 CRLF 结尾',
 	'digest-hex': '摘要为十六进制'
 };
-
-async function summaryCounts(page: Page): Promise<Record<string, string>> {
-	const table = page.getByRole('table', { name: '汇总', exact: true });
-	await expect(table).toBeVisible({ timeout: 30_000 });
-	// The counts fill as the verdicts come; the run's own summary ends them.
-	await expect(table).toHaveAttribute('aria-busy', 'false', { timeout: 30_000 });
-	return table.evaluate((element) => {
-		const counts: Record<string, string> = {};
-		for (const row of element.querySelectorAll('tbody tr'))
-			counts[row.querySelector('th')?.textContent?.trim() ?? ''] =
-				row.querySelector('td')?.textContent?.trim() ?? '';
-		return counts;
-	});
-}
 
 test.beforeEach(({ page }) => failOnPageErrors(page));
 test.afterEach(({ page }) => expectNoEnglishProse(page));
@@ -64,7 +50,7 @@ test('the Chinese page triages a log: every count of the Summary, a filter, a mi
 	for (const id of PLANTED_MISTAKES) wanted[MISTAKE_LABELS[id]] = String(expected.mistakes[id]);
 	wanted['不是 JSON'] = String(expected.lines['not-json'].length);
 	wanted['Authorization 请求头无法读取'] = String(expected.lines['bad-header'].length);
-	expect(await summaryCounts(page)).toEqual(wanted);
+	expect(await summaryCounts(page, '汇总')).toEqual(wanted);
 	await expect(page.getByRole('status').filter({ hasText: '格式：NDJSON。' })).toBeVisible();
 	const progress = page.getByRole('progressbar', { name: '排查进度' });
 	await expect(progress).toHaveAttribute('aria-valuenow', String(Buffer.byteLength(log.text)));

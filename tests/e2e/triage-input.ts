@@ -1,6 +1,6 @@
 // Gives /triage a log as a file and the keys held, found by the names a user reads, in either
-// language: what most triage tests do before they press Triage.
-import type { Page } from '@playwright/test';
+// language, and reads the Summary's final counts: what most triage tests do around Triage.
+import { expect, type Page } from '@playwright/test';
 
 const NAMES = {
 	en: { path: './triage', file: 'Requests file', keys: 'Keys' },
@@ -21,4 +21,19 @@ export async function giveLog(
 		buffer: Buffer.from(log.text)
 	});
 	await page.getByRole('textbox', { name: names.keys, exact: true }).fill(log.keys);
+}
+
+/** The Summary named `name` as group → count, read from its rows once the run's own counts stand. */
+export async function summaryCounts(page: Page, name: string): Promise<Record<string, string>> {
+	const table = page.getByRole('table', { name, exact: true });
+	await expect(table).toBeVisible({ timeout: 30_000 });
+	// The counts fill as the verdicts come; the run's own summary ends them.
+	await expect(table).toHaveAttribute('aria-busy', 'false', { timeout: 30_000 });
+	return table.evaluate((element) => {
+		const counts: Record<string, string> = {};
+		for (const row of element.querySelectorAll('tbody tr'))
+			counts[row.querySelector('th')?.textContent?.trim() ?? ''] =
+				row.querySelector('td')?.textContent?.trim() ?? '';
+		return counts;
+	});
 }

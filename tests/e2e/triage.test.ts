@@ -1,8 +1,8 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { PLANTED_MISTAKES, triageLogText } from '../bench/triage-log.js';
 import { violations } from './axe';
 import { failOnPageErrors } from './page-errors';
-import { giveLog } from './triage-input';
+import { giveLog, summaryCounts } from './triage-input';
 
 // The triage page on a generated log with faults of every kind planted (tests/bench/triage-log.js
 // signs it with node:crypto and counts what it planted): every count of the Summary, the Verdicts'
@@ -20,21 +20,6 @@ const MISTAKE_LABELS: Record<(typeof PLANTED_MISTAKES)[number], string> = {
 	crlf: 'lines end with CRLF',
 	'digest-hex': 'digest in hex'
 };
-
-/** The Summary as group → count, read from its rows. */
-async function summaryCounts(page: Page, name: string): Promise<Record<string, string>> {
-	const table = page.getByRole('table', { name, exact: true });
-	await expect(table).toBeVisible({ timeout: 30_000 });
-	// The counts fill as the verdicts come; the run's own summary ends them.
-	await expect(table).toHaveAttribute('aria-busy', 'false', { timeout: 30_000 });
-	return table.evaluate((element) => {
-		const counts: Record<string, string> = {};
-		for (const row of element.querySelectorAll('tbody tr'))
-			counts[row.querySelector('th')?.textContent?.trim() ?? ''] =
-				row.querySelector('td')?.textContent?.trim() ?? '';
-		return counts;
-	});
-}
 
 function englishExpected(): Record<string, string> {
 	const counts: Record<string, string> = {
