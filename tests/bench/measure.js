@@ -150,7 +150,7 @@ export async function keystrokeLatency(browser, url, count) {
 }
 
 /**
- * @typedef {{ name: string, input: import('../../src/lib/verify').DiagnoseInput, expect: string }} DiagnoseCase
+ * @typedef {{ name: string, input: import('../../src/lib/diagnosis').DiagnoseInput, expect: string }} DiagnoseCase
  * @typedef {{ name: string, verdict: string, explanation: string, variantsTried: number, samples: number[] }} DiagnoseTiming
  */
 
@@ -171,7 +171,7 @@ export async function diagnoseTimes(browser, pageUrl, moduleUrl, cases, counts) 
 		await page.goto(pageUrl);
 		return await page.evaluate(
 			async ({ moduleUrl, cases, counts }) => {
-				/** @type {typeof import('../../src/lib/verify')} */
+				/** @type {typeof import('../../src/lib/diagnosis')} */
 				const verify = await import(moduleUrl);
 				const results = [];
 				for (const { name, input } of cases) {

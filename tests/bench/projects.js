@@ -105,7 +105,7 @@ export async function viteBuild(project, cwd, args = []) {
 }
 
 /**
- * Bundles src/lib/verify into one ES module a page can import, as the site's own build would
+ * Bundles src/lib/diagnosis into one ES module a page can import, as the site's own build would
  * compile it (Vite, minified, $lib resolved, the same compile-time constants).
  * @param {string} project the snapshot to bundle from
  * @param {string} outDir
@@ -148,7 +148,7 @@ export async function bundleVerify(project, outDir) {
 			minify: true,
 			target: 'es2022',
 			lib: {
-				entry: join(project, 'src', 'lib', 'verify', 'index.ts'),
+				entry: join(project, 'src', 'lib', 'diagnosis', 'index.ts'),
 				formats: ['es'],
 				fileName: () => 'verify.js'
 			}

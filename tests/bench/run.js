@@ -401,7 +401,7 @@ async function main() {
 
 	// 4. Diagnosis.
 	log(
-		`\n## diagnose() in Chromium (src/lib/verify bundled by Vite), median of ${DIAGNOSE_COUNTS.runs} after ${DIAGNOSE_COUNTS.warmUp} warm-up runs`
+		`\n## diagnose() in Chromium (src/lib/diagnosis bundled by Vite), median of ${DIAGNOSE_COUNTS.runs} after ${DIAGNOSE_COUNTS.warmUp} warm-up runs`
 	);
 	const cases = diagnoseCases();
 	const timings = await diagnoseTimes(

@@ -73,7 +73,7 @@ async function run(log, keys, hmac) {
 
 /** @param {string} log @param {string} keysPath @param {number} count */
 async function diagnoseAlone(log, keysPath, count) {
-	const { readRequests } = await load('triage/read/readers.ts');
+	const { readRequests } = await load('read/readers.ts');
 	const { checkRequest, diagnoseMistake } = await load('triage/verify.ts');
 	const { parseKeys } = await load('triage/keys.ts');
 	const { MacChecks, syncDigests } = await load('triage/hmac/index.ts');

@@ -70,7 +70,37 @@ function cycles(graph: Map<string, Map<string, string[]>>): string[] {
 	return found;
 }
 
+/**
+ * The layers below the pages, lowest first: a folder imports only from the layers before its own.
+ * The last layer's folders are siblings and import none of each other.
+ */
+const LAYERS = [['mac'], ['account-api'], ['read'], ['diagnosis'], ['verify', 'triage', 'sandbox']];
+
+/** Every import from one layered folder into another that the order above forbids. */
+function againstTheLayers(graph: Map<string, Map<string, string[]>>): string[] {
+	const layerOf = new Map(LAYERS.flatMap((folders, layer) => folders.map((f) => [f, layer])));
+	const wrong: string[] = [];
+	for (const [from, edges] of graph) {
+		const own = layerOf.get(from);
+		if (own === undefined) continue;
+		for (const [to, files] of edges) {
+			const theirs = layerOf.get(to);
+			if (theirs !== undefined && theirs >= own)
+				wrong.push(`${from} → ${to} (${[...new Set(files)].join(', ')})`);
+		}
+	}
+	return wrong;
+}
+
 describe('the layout of src/lib', () => {
+	it('imports one way: mac → account-api → read → diagnosis → {verify, triage, sandbox}', () => {
+		const graph = folderImports();
+		// The test sees the imports it checks: read reads with the core, diagnosis reads the reader's types.
+		expect(graph.get('read')?.has('mac')).toBe(true);
+		expect(graph.get('triage')?.has('diagnosis')).toBe(true);
+		expect(againstTheLayers(graph)).toEqual([]);
+	});
+
 	it('has no two folders that import each other, directly or through others', () => {
 		const graph = folderImports();
 		expect(graph.get('playground')?.has('ui')).toBe(true);

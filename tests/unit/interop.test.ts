@@ -14,7 +14,7 @@ import {
 	type MacHeaderParams
 } from '$lib/mac';
 import { DEMO_ACCOUNTS } from '$lib/sandbox/accounts';
-import { diagnose } from '$lib/verify';
+import { diagnose } from '$lib/diagnosis';
 import {
 	LIBRARIES,
 	availability,

@@ -13,7 +13,7 @@ import {
 	shellQuote,
 	type MacHeaderParams
 } from '$lib/mac';
-import { shellWords } from '$lib/verify';
+import { shellWords } from '$lib/read';
 import {
 	NASTY,
 	RUNS,

@@ -10,7 +10,7 @@ import {
 	parseCurlCommand,
 	parseRawRequest,
 	shellWords
-} from '$lib/verify';
+} from '$lib/read';
 import { RUNS, hostile, huge, mutated, outcome, quickly } from './property-arbitraries';
 import { curlText } from './verify-arbitraries-shell';
 import { englishAll } from './verify-english';

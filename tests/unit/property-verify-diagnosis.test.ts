@@ -4,7 +4,7 @@ import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MacInputError, requestTarget, type MacHeaderParams } from '$lib/mac';
-import { diagnose, diffBaseString, unescapeBaseString } from '$lib/verify';
+import { diagnose, diffBaseString, unescapeBaseString } from '$lib/diagnosis';
 import { RUNS, headerParams, hostile, huge, quickly, utf16Unit } from './property-arbitraries';
 import { realisticParams } from './verify-arbitraries-shell';
 

@@ -8,7 +8,7 @@ import {
 	parseFetch,
 	parseHar,
 	parseSignedRequest
-} from '$lib/verify';
+} from '$lib/read';
 import {
 	RUNS,
 	hostile,

@@ -2,7 +2,7 @@
 // another exception, any string devtools writes reads back, and huge input is answered quickly.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SIGNED_REQUEST_FIELD, detectKind, parsePowerShell, parseSignedRequest } from '$lib/verify';
+import { SIGNED_REQUEST_FIELD, detectKind, parsePowerShell, parseSignedRequest } from '$lib/read';
 import {
 	RUNS,
 	hostile,

@@ -1,7 +1,7 @@
 // Property tests of the raw HTTP request reader: any text gives a request or a MacInputError.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseRawRequest } from '$lib/verify';
+import { parseRawRequest } from '$lib/read';
 import { RUNS, hostile, mutated, outcome } from './property-arbitraries';
 import { rawText } from './verify-arbitraries-shell';
 

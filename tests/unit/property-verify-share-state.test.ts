@@ -7,11 +7,11 @@ import {
 	KID_PLACEHOLDER,
 	decodeShareState,
 	encodeShareState,
-	parseSignedRequest,
 	requestForLink,
 	type ShareOption,
 	type ShareState
 } from '$lib/verify';
+import { parseSignedRequest } from '$lib/read';
 import {
 	RUNS,
 	hostile,

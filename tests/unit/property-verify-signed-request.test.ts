@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { authorizationHeader, curlCommand, requestTarget, type MacHeaderParams } from '$lib/mac';
-import { SIGNED_REQUEST_FIELD, detectKind, parseSignedRequest } from '$lib/verify';
+import { SIGNED_REQUEST_FIELD, detectKind, parseSignedRequest } from '$lib/read';
 import { RUNS, headerParams, hostile, outcome } from './property-arbitraries';
 import { signedRequestText } from './verify-arbitraries';
 import { fetchOf, fetchText, harEntryOf, harOf, harText } from './verify-arbitraries-json';

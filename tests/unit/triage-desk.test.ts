@@ -12,7 +12,7 @@ import {
 import { TriageDesk, type TriageWorker } from '$lib/triage-desk/desk.svelte';
 import { Tally } from '$lib/triage/tally';
 import { encodeVerdicts } from '$lib/triage/verdict-batch';
-import { parseSignedRequest } from '$lib/verify/paste/parse-signed-request';
+import { parseSignedRequest } from '$lib/read/parse-signed-request';
 import { triageLogText } from '../bench/triage-log.js';
 import { workerChannel } from './triage-channel';
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { detectFormat, readRequests, type ReadItem, type TriageFormat } from '$lib/triage';
+import { detectFormat, readRequests, type ReadItem } from '$lib/read';
+import { type TriageFormat } from '$lib/triage';
 
 const encoder = new TextEncoder();
 

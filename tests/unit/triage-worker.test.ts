@@ -40,30 +40,55 @@ describe('the triage worker protocol', () => {
 
 	it('stops at once on cancel: nothing but the summary follows, and it says cancelled', async () => {
 		const log = triageLogText({ requests: 15000, faultRate: 0.01, seed: 3 });
+		const lines = log.text.split('\n');
+		const head = `${lines.slice(0, 3000).join('\n')}\n`;
+		// The worker gets the log's first 3,000 lines and then waits for more, held until the test has
+		// cancelled: the run cannot end before the cancel, however fast it goes.
+		let streamCancelled = false;
+		const input = new ReadableStream<Uint8Array>({
+			start(controller) {
+				controller.enqueue(new TextEncoder().encode(head));
+			},
+			cancel() {
+				streamCancelled = true;
+			}
+		});
 		const page = channel();
 		let afterCancel = 0;
 		let cancelled = false;
-		const run = startTriage(page, log.text, log.keys, {
-			onVerdicts: () => {
-				if (cancelled) afterCancel += 1;
-				else {
-					cancelled = true;
-					run.cancel();
+		const run = startTriage(
+			page,
+			input,
+			log.keys,
+			{
+				onVerdicts: () => {
+					if (cancelled) afterCancel += 1;
+					else {
+						cancelled = true;
+						run.cancel();
+					}
+				},
+				onProgress: () => {
+					if (cancelled) afterCancel += 1;
 				}
 			},
-			onProgress: () => {
-				if (cancelled) afterCancel += 1;
-			}
-		});
-		const reports: string[] = [];
-		page.addEventListener('message', (event) => reports.push(event.data.type));
+			{ batchSize: 500 }
+		);
+		const reports: { type: string; id: number }[] = [];
+		page.addEventListener('message', (event) => reports.push(event.data));
 		const summary = await run.done;
+		expect(cancelled).toBe(true);
 		expect(summary.cancelled).toBe(true);
 		expect(summary.requests).toBeLessThan(15000);
 		expect(afterCancel).toBe(0);
-		// The worker itself sends nothing after the summary.
-		await new Promise((resolve) => setTimeout(resolve, 200));
-		expect(reports.at(-1)).toBe('done');
+		expect(streamCancelled).toBe(true);
+		// The worker itself sends nothing for the cancelled run after its summary: a second run on the
+		// same channel ends, and every report of the first came before the first's 'done'.
+		const first = reports.at(-1)?.id;
+		await startTriage(page, log.text.slice(0, 2000), log.keys).done;
+		const ofFirst = reports.filter((report) => report.id === first);
+		expect(ofFirst.at(-1)?.type).toBe('done');
+		expect(ofFirst.filter((report) => report.type === 'done')).toHaveLength(1);
 	});
 
 	it('keeps runs apart by id', async () => {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { diffBaseString, hasEscapedLineBreaks, segmentDiff, unescapeBaseString } from '$lib/verify';
+import {
+	diffBaseString,
+	hasEscapedLineBreaks,
+	segmentDiff,
+	unescapeBaseString
+} from '$lib/diagnosis';
 import { englishAll } from './verify-english';
 
 const expected =

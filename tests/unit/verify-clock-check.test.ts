@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clockCheck, formatDuration } from '$lib/verify';
+import { clockCheck, formatDuration } from '$lib/diagnosis';
 import { english } from './verify-english';
 
 const NOW = 1_700_000_000_000;

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { MacInputError, type UriForm } from '$lib/mac';
-import { MISTAKES, diagnose, type MistakeId } from '$lib/verify';
+import { MISTAKES, diagnose, type MistakeId } from '$lib/diagnosis';
 import { english } from './verify-english';
 
 const KEY = 'k7Qx2mZpR4vN8sLw';

@@ -3,8 +3,8 @@
 import type { Text } from '$lib/i18n/text';
 import { macErrorText } from '$lib/i18n/mac-error-text';
 import { urlRewritesText } from '$lib/i18n/url-rewrite-text';
-import { PasteError } from '$lib/verify/paste/parsed-request';
-import { shownString } from '$lib/verify/paste/shown-text';
+import { PasteError } from '$lib/read/parsed-request';
+import { shownString } from '$lib/i18n/shown-text';
 import { render as renderDiagnosis } from 'virtual:messages/diagnosis';
 import { render as renderPaste } from 'virtual:messages/paste';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { diffBaseString } from '$lib/verify/diagnosis/base-string-diff';
-import { diagnose } from '$lib/verify/diagnosis/diagnose';
+import { diffBaseString } from '$lib/diagnosis/base-string-diff';
+import { diagnose } from '$lib/diagnosis/diagnose';
 import { VerifyDesk } from '$lib/verify/desk/desk.svelte';
 import { VERIFY_EXAMPLES } from '$lib/verify/desk/examples';
-import { parseSignedRequest } from '$lib/verify/paste/parse-signed-request';
+import { parseSignedRequest } from '$lib/read/parse-signed-request';
 
 describe('the verify page examples', () => {
 	it.each(VERIFY_EXAMPLES.map((example) => [example.label, example] as const))(

@@ -7,7 +7,7 @@ import { createHmac } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseAuthorization } from '$lib/mac';
-import { diagnose } from '$lib/verify';
+import { diagnose } from '$lib/diagnosis';
 import { english } from './verify-english';
 
 const KEY = 'k7Qx2mZpR4vN8sLw';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { diffLoggedBaseString, readLoggedBaseString } from '$lib/verify';
+import { diffLoggedBaseString, readLoggedBaseString } from '$lib/diagnosis';
 import { quickly } from './property-arbitraries';
 import { englishAll } from './verify-english';
 

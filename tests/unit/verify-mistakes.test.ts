@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MISTAKES, mistakeById, type MistakeContext, type SigningInputs } from '$lib/verify';
+import { MISTAKES, mistakeById, type MistakeContext, type SigningInputs } from '$lib/diagnosis';
 import { english } from './verify-english';
 import { text } from '$lib/i18n/text';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MacInputError } from '$lib/mac';
-import { parseCurl, parseCurlCommand } from '$lib/verify';
+import { parseCurl, parseCurlCommand } from '$lib/read';
 import { englishAll, thrownEnglish } from './verify-english';
 
 const url = 'https://open.tapapis.cn/account/profile/v1?client_id=abc123';

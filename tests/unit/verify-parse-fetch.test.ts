@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MacInputError } from '$lib/mac';
-import { parseFetch, parseSignedRequest } from '$lib/verify';
+import { parseFetch, parseSignedRequest } from '$lib/read';
 import { GOOD_MAC, KEY, KID, NONCE, TS, URL_CN, diagnosePaste } from './verify-paste-fixtures';
 import { englishAll, thrownEnglish } from './verify-english';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MacInputError } from '$lib/mac';
-import { diagnose, parseHar, parseSignedRequest } from '$lib/verify';
+import { diagnose } from '$lib/diagnosis';
+import { parseHar, parseSignedRequest } from '$lib/read';
 import { GOOD_MAC, KEY, KID, NONCE, TS, URL_CN, diagnosePaste, mac } from './verify-paste-fixtures';
 import { englishAll, thrownEnglish } from './verify-english';
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { diagnose, parseSignedRequest, requestForLink } from '$lib/verify';
+import { diagnose } from '$lib/diagnosis';
+import { parseSignedRequest } from '$lib/read';
+import { requestForLink } from '$lib/verify';
 import { KEY, NONCE, TS, URL_CN, diagnosePaste, mac } from './verify-paste-fixtures';
 import { CHROME, HEADER, PARAMS, VARIANTS, psAuthorization } from './verify-powershell-fixtures';
 import { englishAll, thrownEnglish } from './verify-english';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MacInputError } from '$lib/mac';
-import { parsePowerShell } from '$lib/verify';
+import { parsePowerShell } from '$lib/read';
 import { TS, URL_CN } from './verify-paste-fixtures';
 import {
 	CHROME,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MacInputError } from '$lib/mac';
-import { parseRawRequest } from '$lib/verify';
+import { parseRawRequest } from '$lib/read';
 import { englishAll, thrownEnglish } from './verify-english';
 
 const auth = 'MAC id="kid-1",ts="1700000000",nonce="bm9uY2Ux",mac="q/+Ab=="';

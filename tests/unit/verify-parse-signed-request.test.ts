@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MacInputError } from '$lib/mac';
-import { detectKind, parseSignedRequest } from '$lib/verify';
+import { detectKind, parseSignedRequest } from '$lib/read';
 import { englishAll, thrownEnglish } from './verify-english';
 
 const params = { id: 'kid-1234567890', ts: '1700000000', nonce: 'bm9uY2Ux', mac: 'q/+Ab==' };

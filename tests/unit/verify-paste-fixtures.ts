@@ -1,7 +1,9 @@
 // One signed request and what the verify page does with a paste of it, shared by the tests of the
 // paste readers (fetch, HAR, PowerShell).
 import { createHmac } from 'node:crypto';
-import { caseFileMarkdown, diagnose, parseSignedRequest, type Verdict } from '$lib/verify';
+import { caseFileMarkdown } from '$lib/verify';
+import { diagnose, type Verdict } from '$lib/diagnosis';
+import { parseSignedRequest } from '$lib/read';
 
 export const KEY = 'k7Qx2mZpR4vN8sLw';
 export const KID = 'kid-1234567890';

@@ -1,5 +1,5 @@
 // PowerShell commands as devtools and people write them, signed with the paste fixtures' key.
-import { parsePowerShell } from '$lib/verify';
+import { parsePowerShell } from '$lib/read';
 import { GOOD_MAC, KID, NONCE, TS, URL_CN } from './verify-paste-fixtures';
 
 export const PARAMS = { id: KID, ts: TS, nonce: NONCE, mac: GOOD_MAC };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { reEncodings, safeDecode, sortQuery, splitUri } from '$lib/verify/diagnosis/query-rewrites';
+import { reEncodings, safeDecode, sortQuery, splitUri } from '$lib/diagnosis/query-rewrites';
 import { english } from './verify-english';
 
 describe('query rewrites', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { httpDate, isoTime, logLineTime, parseSignedRequest } from '$lib/verify';
+import { httpDate, isoTime, logLineTime, parseSignedRequest } from '$lib/read';
 import { englishAll } from './verify-english';
 
 const HEADER =

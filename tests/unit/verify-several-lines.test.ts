@@ -1,12 +1,7 @@
 // A paste of one request a line (NDJSON, log lines) that holds several MAC-signed requests: the
 // verify page lists them as it lists a HAR's, read line by line by the triage page's readers.
 import { describe, expect, it } from 'vitest';
-import { readLines } from '$lib/pages/verify-lines';
-import {
-	listLogged,
-	loggedSingle,
-	type ListedRequest
-} from '$lib/verify/paste/parse-signed-request';
+import { listLogged, loggedSingle, type ListedRequest } from '$lib/read/parse-signed-request';
 import { firstToOpen, listedVerdicts } from '$lib/verify/desk/request-list';
 import { KEY, KID, NONCE, TS, mac } from './verify-paste-fixtures';
 import { englishAll } from './verify-english';
@@ -45,9 +40,9 @@ const LOG = [
 const rows = (requests: ListedRequest[] | null) =>
 	requests?.map(({ number, method, url, status }) => ({ number, method, url, status }));
 
-describe('listLogged, with the triage readers', () => {
+describe('listLogged, with the log readers', () => {
 	it('lists every MAC-signed line of NDJSON by its line number, method, URL and status', () => {
-		const requests = listLogged(NDJSON, readLines);
+		const requests = listLogged(NDJSON);
 		expect(rows(requests)).toEqual([
 			{ number: 1, method: 'GET', url: `https://${HOST}${BASIC}`, status: 200 },
 			{ number: 3, method: 'GET', url: `https://${HOST}${PROFILE}`, status: 200 },
@@ -63,7 +58,7 @@ describe('listLogged, with the triage readers', () => {
 	});
 
 	it('lists log lines that hold a URL and a MAC header, and skips the others', () => {
-		const requests = listLogged(LOG, readLines);
+		const requests = listLogged(LOG);
 		expect(rows(requests)?.map(({ number, status }) => [number, status])).toEqual([
 			[1, 200],
 			[3, 401],
@@ -75,47 +70,42 @@ describe('listLogged, with the triage readers', () => {
 	});
 
 	it('checks each against the mac_key and opens the failing one first', async () => {
-		const ndjsonRequests = listLogged(NDJSON, readLines) ?? [];
+		const ndjsonRequests = listLogged(NDJSON) ?? [];
 		const verdicts = await listedVerdicts(ndjsonRequests, KEY);
 		expect(verdicts).toEqual(['match', 'match', 'mismatch']);
 		expect(firstToOpen(ndjsonRequests, verdicts)).toBe(5);
-		const logRequests = listLogged(LOG, readLines) ?? [];
+		const logRequests = listLogged(LOG) ?? [];
 		expect(await listedVerdicts(logRequests, KEY)).toEqual(['match', 'mismatch', 'match']);
 		expect(firstToOpen(logRequests, null)).toBe(3);
 	});
 
 	it('keeps a line whose header cannot be read, as one that cannot be checked', async () => {
 		const text = [ndjson(BASIC, 'MAC id="x",ts="1"', 401), ndjson(BASIC, header(BASIC), 200)];
-		const requests = listLogged(text.join('\n'), readLines) ?? [];
+		const requests = listLogged(text.join('\n')) ?? [];
 		expect(await listedVerdicts(requests, KEY)).toEqual(['unreadable', 'match']);
 	});
 
 	it('is null for one signed line, a HAR, a curl command or a header: the page reads those alone', () => {
-		expect(listLogged(ndjson(BASIC, header(BASIC), 200), readLines)).toBeNull();
-		expect(listLogged('{"log":{"entries":[]}}', readLines)).toBeNull();
+		expect(listLogged(ndjson(BASIC, header(BASIC), 200))).toBeNull();
+		expect(listLogged('{"log":{"entries":[]}}')).toBeNull();
 		expect(
-			listLogged(
-				`curl 'https://${HOST}${BASIC}' \\\n  -H 'Authorization: ${header(BASIC)}'`,
-				readLines
-			)
+			listLogged(`curl 'https://${HOST}${BASIC}' \\\n  -H 'Authorization: ${header(BASIC)}'`)
 		).toBeNull();
-		expect(listLogged(`Authorization: ${header(BASIC)}`, readLines)).toBeNull();
-		expect(listLogged('', readLines)).toBeNull();
+		expect(listLogged(`Authorization: ${header(BASIC)}`)).toBeNull();
+		expect(listLogged('')).toBeNull();
 	});
 
 	it('reads a paste of one signed NDJSON or log line as that request, and nothing else', () => {
-		const one = loggedSingle(ndjson(PROFILE, header(PROFILE), 401), readLines);
+		const one = loggedSingle(ndjson(PROFILE, header(PROFILE), 401));
 		expect(one?.ok && one.value.kind).toBe('ndjson');
 		expect(one?.ok && one.value.url).toBe(`https://${HOST}${PROFILE}`);
 		expect(one?.ok && one.value.authorization.id).toBe(KID);
 		expect(one?.ok && englishAll(one.value.understood)[0]).toBe(
 			'Line 1 of the NDJSON: its method (GET when none), url and authorization.'
 		);
-		const log = loggedSingle(logLine(BASIC, header(BASIC), 200), readLines);
+		const log = loggedSingle(logLine(BASIC, header(BASIC), 200));
 		expect(log?.ok && log.value.kind).toBe('log-lines');
-		expect(loggedSingle(NDJSON, readLines)).toBeNull();
-		expect(
-			loggedSingle(JSON.stringify({ url: `https://${HOST}/favicon.ico` }), readLines)
-		).toBeNull();
+		expect(loggedSingle(NDJSON)).toBeNull();
+		expect(loggedSingle(JSON.stringify({ url: `https://${HOST}/favicon.ico` }))).toBeNull();
 	});
 });

@@ -1,8 +1,8 @@
 // A paste that holds several MAC-signed requests (a HAR): every one is read, in the HAR's order,
 // checked against the mac_key, and the first that fails is the one the verify page opens.
 import { describe, expect, it } from 'vitest';
-import { parseHar } from '$lib/verify/paste/parse-har';
-import { parseSignedRequests, type ListedRequest } from '$lib/verify/paste/parse-signed-request';
+import { parseHar } from '$lib/read/parse-har';
+import { parseSignedRequests, type ListedRequest } from '$lib/read/parse-signed-request';
 import { firstToOpen, listedVerdicts } from '$lib/verify/desk/request-list';
 import { KEY, KID, NONCE, TS, mac } from './verify-paste-fixtures';
 import { englishAll } from './verify-english';

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-	KID_PLACEHOLDER,
-	decodeShareState,
-	encodeShareState,
-	parseSignedRequest,
-	type ShareState
-} from '$lib/verify';
+import { KID_PLACEHOLDER, decodeShareState, encodeShareState, type ShareState } from '$lib/verify';
+import { parseSignedRequest } from '$lib/read';
 
 const MAC_KEY = 'SECRET-mac-key-ZZ9plural';
 const KID = 'kidAbCdEf0123456789';

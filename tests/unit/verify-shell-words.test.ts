@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MacInputError } from '$lib/mac';
-import { detectDialect, shellWords } from '$lib/verify';
+import { detectDialect, shellWords } from '$lib/read';
 import { thrownEnglish } from './verify-english';
 
 /** Chrome DevTools' escaping for "Copy as cURL (cmd)", to produce realistic pastes. */

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { text, type Text } from '$lib/i18n/text';
 import * as zh from '$lib/paraglide/messages/zh-CN.js';
-import { clockCheck, diagnose } from '$lib/verify';
-import { durationText } from '$lib/verify/diagnosis/clock-check';
-import { shownParts, shownString } from '$lib/verify/paste/shown-text';
+import { clockCheck, diagnose } from '$lib/diagnosis';
+import { durationText } from '$lib/diagnosis/clock-check';
+import { shownParts, shownString } from '$lib/i18n/shown-text';
 import { english } from './verify-english';
 
 /** The Chinese catalogue, as the /zh-CN/ page's `virtual:messages/*` renders a Text. */

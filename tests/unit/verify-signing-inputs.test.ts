@@ -6,7 +6,7 @@ import {
 	encodeDigest,
 	renderBaseString,
 	type SigningInputs
-} from '$lib/verify';
+} from '$lib/diagnosis';
 import { text } from '$lib/i18n/text';
 
 const inputs: SigningInputs = {

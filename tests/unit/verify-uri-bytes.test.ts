@@ -1,7 +1,9 @@
 // The request URI is the bytes that went on the wire: as pasted for curl and a raw request (which
 // send them as they are), as the browser wrote them for fetch and a HAR (which carry what it sent).
 import { describe, expect, it } from 'vitest';
-import { diagnose, parseSignedRequest, requestForLink } from '$lib/verify';
+import { diagnose } from '$lib/diagnosis';
+import { parseSignedRequest } from '$lib/read';
+import { requestForLink } from '$lib/verify';
 import { KEY, KID, NONCE, TS, mac } from './verify-paste-fixtures';
 import { english, englishAll } from './verify-english';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { escapeLineBreaks, visibleSegments, visibleText } from '$lib/ui/visible';
-import { unescapeBaseString } from '$lib/verify/diagnosis/base-string-diff';
+import { unescapeBaseString } from '$lib/diagnosis/base-string-diff';
 
 describe('visibleText', () => {
 	it('marks every LF, CR and tab', () => {

@@ -8,7 +8,7 @@ import {
 	powershellQuote,
 	type MacHeaderParams
 } from '$lib/mac';
-import { parseCurlCommand, parsePowerShell, parseSignedRequest, shellWords } from '$lib/verify';
+import { parseCurlCommand, parsePowerShell, parseSignedRequest, shellWords } from '$lib/read';
 import { RUNS, headerParams } from './property-arbitraries';
 
 const URL = 'https://open.tapapis.cn/account/profile/v1?client_id=a%41b&x=1';

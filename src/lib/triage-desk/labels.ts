@@ -2,13 +2,9 @@
 // mistakes of the diagnosis catalogue in a word or two for a table's cell (the catalogue's titles
 // are sentences about one request).
 import { m } from '$lib/paraglide/messages.js';
-import type { MistakeId } from '$lib/verify/diagnosis/mistakes/catalogue';
-import {
-	UNEXPLAINED,
-	type TriageFormat,
-	type UnreadableCode,
-	type VerdictKind
-} from '$lib/triage/types';
+import type { MistakeId } from '$lib/diagnosis/mistakes/catalogue';
+import type { UnreadableCode } from '$lib/read/types';
+import { UNEXPLAINED, type TriageFormat, type VerdictKind } from '$lib/triage/types';
 
 const LABELS: Record<MistakeId, string> = {
 	'host-other-deployment': m.triage_mistake_host_other_deployment(),

@@ -2,7 +2,7 @@
 // its own (diagnosis-worker.ts), so that a second core names the mistakes while the first verifies
 // the rest; the answers are the ones diagnoseMistake gives in this thread, which is where a mismatch
 // is diagnosed whenever no such worker can start or it fails.
-import type { DiagnoseInput } from '$lib/verify/diagnosis/diagnose';
+import type { DiagnoseInput } from '$lib/diagnosis/diagnose';
 import { syncDigests } from './hmac';
 import { diagnoseMistake } from './verify';
 

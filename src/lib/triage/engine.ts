@@ -3,7 +3,7 @@
 // reports through callbacks, in batches, and stops as soon as its signal aborts.
 import { MacChecks, syncDigests } from './hmac';
 import { parseKeys, type Keyring } from './keys';
-import { readRequests } from './read/readers';
+import { readRequests } from '../read/readers';
 import { NonceLedger, Tally } from './tally';
 import type {
 	HmacEngine,
@@ -13,7 +13,7 @@ import type {
 	VerdictRecord
 } from './types';
 import { checkRequest, diagnoseMistake, unreadableRecord, type CheckContext } from './verify';
-import type { DiagnoseInput } from '$lib/verify/diagnosis/diagnose';
+import type { DiagnoseInput } from '$lib/diagnosis/diagnose';
 
 /** The server's window for ts, as the sandbox assumes it: the spec does not state it (§5.8). */
 export const DEFAULT_WINDOW_SECONDS = 300;

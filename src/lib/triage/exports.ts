@@ -1,7 +1,7 @@
 // What leaves the triage: the verdicts as CSV and the groups as Markdown for a ticket. Kids are
 // masked as the case file masks them, wherever they appear (access_token in a URL equals the kid);
 // no mac_key is ever given to these functions, so none can leak through them.
-import { maskKid, masker } from '$lib/verify/case/mask-kid';
+import { maskKid, masker } from '$lib/diagnosis/mask-kid';
 import type { TriageSummary, VerdictKind, VerdictRecord } from './types';
 
 export interface ExportOptions {

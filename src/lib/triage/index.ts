@@ -1,20 +1,15 @@
 // Triage: every signed request of a log or HAR verified against the keys held, grouped by the
-// mistake that explains it. Plain TypeScript over the protocol core and /verify's diagnosis, so the
-// page's worker and Node (npm run triage) run the same code. It flows readers (bytes → requests) →
-// verify (request → verdict, mismatch → mistake) → tally (groups) → exports (CSV, Markdown).
-// /verify's code must not import this folder (it imports /verify): a page that needs both goes
-// through src/lib/pages.
+// mistake that explains it. Plain TypeScript over the protocol core, the readers ($lib/read) and the
+// diagnosis ($lib/diagnosis), so the page's worker and Node (npm run triage) run the same code. It
+// flows $lib/read (bytes → requests) → verify (request → verdict, mismatch → mistake) → tally
+// (groups) → exports (CSV, Markdown).
 
 export type {
 	HmacEngine,
 	KidCount,
-	LoggedRequest,
-	ReadItem,
 	TriageFormat,
 	TriageProgress,
 	TriageSummary,
-	Unreadable,
-	UnreadableCode,
 	VerdictKind,
 	VerdictRecord
 } from './types';
@@ -26,7 +21,6 @@ export {
 	type Keyring,
 	type ParsedKeys
 } from './keys';
-export { detectFormat, readRequests, type Reading } from './read/readers';
 export { DEFAULT_WINDOW_SECONDS, triage, triageText, type TriageOptions } from './engine';
 export {
 	CSV_COLUMNS,

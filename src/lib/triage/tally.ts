@@ -6,11 +6,11 @@ import type {
 	TriageCounts,
 	TriageFormat,
 	TriageSummary,
-	UnreadableCode,
 	VerdictKind,
 	VerdictRecord
 } from './types';
 import { UNEXPLAINED } from './types';
+import type { UnreadableCode } from '$lib/read/types';
 
 /**
  * Which kid and nonce pairs were used, as the sandbox's server keys them (a nonce belongs to its

@@ -1,73 +1,11 @@
 // What triage reads, decides and reports: plain data in no language, so that the worker can post it,
 // the page can render it in English or Chinese, and the command line can print it.
-import type { MacErrorDetail, UriForm } from '$lib/mac';
-import type { SentAt } from '$lib/verify/paste/sent-at';
+import type { UriForm } from '$lib/mac';
+import type { SentAt } from '$lib/read/sent-at';
+import type { LogFormat, Unreadable, UnreadableCode } from '$lib/read/types';
 
-/** The three kinds of file triage reads; detected from the first bytes. */
-export type TriageFormat = 'har' | 'ndjson' | 'log-lines';
-
-/** One request as a log or HAR recorded it, before anything is verified. */
-export interface LoggedRequest {
-	/** The line number (NDJSON, log lines) or entry number (HAR), from 1. */
-	number: number;
-	method: string;
-	url: string;
-	/** The Authorization header's value as logged. */
-	authorization: string;
-	/** Which bytes the URL's path and query went out as (HAR: a browser's; logs: as written). */
-	uriForm: UriForm;
-	/** The HTTP status logged with it, when there is one. */
-	status: number | null;
-	/** When the log says it was sent: NDJSON `time`, a HAR entry's startedDateTime, a log line's time. */
-	sentAt: SentAt | null;
-	/** The base string the client logged (NDJSON `base_string`), when it did. */
-	loggedBaseString: string | null;
-}
-
-/** Why a line or entry could not be read as a signed request. */
-export type UnreadableCode =
-	/** Not JSON (NDJSON line, HAR entry). */
-	| 'not-json'
-	/** JSON, but not an object. */
-	| 'not-object'
-	/** A field of the NDJSON object has the wrong type or an unreadable value (`field` says which). */
-	| 'bad-field'
-	/** No URL: NDJSON without `url`, a log line with a MAC header but no http(s) URL, a HAR entry without one. */
-	| 'no-url'
-	/** NDJSON without `authorization`. */
-	| 'no-authorization'
-	/** The Authorization header cannot be read (`detail` holds the core's code). */
-	| 'bad-header'
-	/** The URL cannot be signed (`detail` holds the core's code). */
-	| 'bad-url'
-	/** A HAR entry without its `request` object. */
-	| 'no-request'
-	/** A line longer than the reader keeps (1 MiB), or a HAR entry larger than 16 MiB. */
-	| 'too-long'
-	/** The HAR's JSON is broken here: the scanner cannot find the next entry after it. */
-	| 'har-broken'
-	/** The file ends inside the HAR (cut short). */
-	| 'har-cut-short'
-	/** The HAR has no `log.entries` list. */
-	| 'har-no-entries'
-	/** Reading the file failed (the browser or the disk said so). */
-	| 'read-failed';
-
-export interface Unreadable {
-	/** Line or entry number, from 1; 0 for the file as a whole. */
-	number: number;
-	code: UnreadableCode;
-	/** The NDJSON field, for 'bad-field'. */
-	field?: string;
-	/** The protocol core's error, for 'bad-header' and 'bad-url': render it with the page's table. */
-	detail?: MacErrorDetail;
-}
-
-/** What a reader yields for each line or entry. Lines with no signed request in them are skipped. */
-export type ReadItem =
-	| { kind: 'request'; request: LoggedRequest }
-	| { kind: 'unreadable'; unreadable: Unreadable }
-	| { kind: 'skipped'; number: number };
+/** The three kinds of file triage reads. */
+export type TriageFormat = LogFormat;
 
 /** The four groups every request falls in. */
 export type VerdictKind = 'match' | 'mismatch' | 'no-key' | 'unreadable';

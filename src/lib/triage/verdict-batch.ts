@@ -6,8 +6,9 @@
 // mistake or a reason they are unreadable beside them. decodeVerdicts gives back records equal to
 // those encoded.
 import type { UriForm } from '$lib/mac';
-import type { SentAtSource } from '$lib/verify/paste/sent-at';
-import type { Unreadable, VerdictKind, VerdictRecord } from './types';
+import type { SentAtSource } from '$lib/read/sent-at';
+import type { Unreadable } from '$lib/read/types';
+import type { VerdictKind, VerdictRecord } from './types';
 
 export interface VerdictBatch {
 	count: number;

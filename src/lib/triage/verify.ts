@@ -3,14 +3,15 @@
 // diagnosis, which names the catalogued mistake that reproduces it.
 import { attempt, baseString, isTimestamp, parseAuthorization, requestTarget } from '$lib/mac';
 import { BASE_URLS, hostsOf } from '$lib/account-api/deployments';
-import { clockCheck } from '$lib/verify/diagnosis/clock-check';
-import { diagnose, type DiagnoseInput } from '$lib/verify/diagnosis/diagnose';
-import type { DigestSigner } from '$lib/verify/diagnosis/diagnose';
+import { clockCheck } from '$lib/diagnosis/clock-check';
+import { diagnose, type DiagnoseInput } from '$lib/diagnosis/diagnose';
+import type { DigestSigner } from '$lib/diagnosis/diagnose';
 import { fastAuthorization, fastTarget, type FastTarget } from './fast-parse';
 import type { MacChecks } from './hmac';
 import type { Keyring } from './keys';
 import type { NonceLedger } from './tally';
-import { UNEXPLAINED, type LoggedRequest, type Unreadable, type VerdictRecord } from './types';
+import type { LoggedRequest, Unreadable } from '$lib/read/types';
+import { UNEXPLAINED, type VerdictRecord } from './types';
 
 /** The deployments this build knows, for the "other deployment's host" mistake (as /verify). */
 const KNOWN_HOSTS = hostsOf(Object.values(BASE_URLS));

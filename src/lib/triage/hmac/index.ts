@@ -10,7 +10,7 @@ import { hmac as nobleHmac } from '@noble/hashes/hmac.js';
 import { sha1 } from '@noble/hashes/legacy.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { MacInputError, toBase64, utf8Bytes, type Digest } from '$lib/mac';
-import type { DigestSigner } from '$lib/verify/diagnosis/diagnose';
+import type { DigestSigner } from '$lib/diagnosis/diagnose';
 import { base64Of, HmacSha1 } from './sha1';
 import type { HmacEngine } from '../types';
 

@@ -9,11 +9,11 @@ import { macErrorText } from '$lib/i18n/mac-error-text';
 import { urlRewritesText } from '$lib/i18n/url-rewrite-text';
 import { render as renderDiagnosis } from 'virtual:messages/diagnosis';
 import { render as renderPaste } from 'virtual:messages/paste';
-import { shownString } from '../paste/shown-text';
-import type { ClockCheck } from '../diagnosis/clock-check';
-import { maskKid, masker } from './mask-kid';
-import type { Diagnosis } from '../diagnosis/verdict';
-import type { SignedRequestKind } from '../paste/parse-signed-request';
+import { shownString } from '../../i18n/shown-text';
+import type { ClockCheck } from '../../diagnosis/clock-check';
+import { maskKid, masker } from '../../diagnosis/mask-kid';
+import type { Diagnosis } from '../../diagnosis/verdict';
+import type { SignedRequestKind } from '../../read/parse-signed-request';
 
 /**
  * What a case file is made of. There is deliberately no mac_key here: a case file is attached to

@@ -8,8 +8,8 @@ import {
 	toBase64Url,
 	utf8Bytes
 } from '$lib/mac';
-import { parseSignedRequest } from '../paste/parse-signed-request';
-import { isObject } from '../paste/parsed-request';
+import { parseSignedRequest } from '../../read/parse-signed-request';
+import { isObject } from '../../read/parsed-request';
 
 export type ShareOption = string | number | boolean;
 

@@ -11,10 +11,10 @@ import {
 } from '$lib/mac';
 import { LiveClock } from '$lib/ui/live-clock.svelte';
 import { Settled } from '$lib/ui/settled.svelte';
-import { clockCheck } from '../diagnosis/clock-check';
-import { diffLoggedBaseString } from '../diagnosis/base-string-diff';
-import { diagnose } from '../diagnosis/diagnose';
-import type { Diagnosis } from '../diagnosis/verdict';
+import { clockCheck } from '../../diagnosis/clock-check';
+import { diffLoggedBaseString } from '../../diagnosis/base-string-diff';
+import { diagnose } from '../../diagnosis/diagnose';
+import type { Diagnosis } from '../../diagnosis/verdict';
 import { BASE_URLS, hostsOf } from '$lib/account-api/deployments';
 import type { VerifyExample } from './examples';
 import {
@@ -22,10 +22,9 @@ import {
 	loggedSingle,
 	parseSignedRequest,
 	parseSignedRequests,
-	type LinesReader,
 	type ListedRequest,
 	type SignedRequest
-} from '../paste/parse-signed-request';
+} from '../../read/parse-signed-request';
 import { expectedInputOf, firstToOpen, listedVerdicts, type ListedVerdict } from './request-list';
 import { decodeShareState, encodeShareState } from '../case/share-state';
 
@@ -69,14 +68,6 @@ function isEmpty(inputs: DeskInputs): boolean {
  * string, the verdict and the diagnosis are derived from it.
  */
 export class VerifyDesk {
-	/** Reads a paste of one request a line (NDJSON, log lines); none: only a HAR is listed. */
-	readonly #readLines: LinesReader | null;
-
-	/** `readLines` lists an NDJSON or log-lines paste as the triage page reads it. */
-	constructor(readLines: LinesReader | null = null) {
-		this.#readLines = readLines;
-	}
-
 	signedRequest = $state('');
 	macKey = $state('');
 	/** A URL the agent typed; null while the URL comes from the paste. */
@@ -114,7 +105,7 @@ export class VerifyDesk {
 		if (text.trim() === '') return null;
 		const entries = parseSignedRequests(text);
 		if (entries) return { requests: entries, byLine: false };
-		const lines = this.#readLines ? listLogged(text, this.#readLines) : null;
+		const lines = listLogged(text);
 		return lines ? { requests: lines, byLine: true } : null;
 	});
 	/** Every signed request of a paste that holds several; null for a paste of one. */
@@ -163,9 +154,7 @@ export class VerifyDesk {
 	/** One pasted request: by the paste readers, else as one NDJSON or log line. */
 	#readOne(text: string): Outcome<SignedRequest> {
 		const read = attempt(() => parseSignedRequest(text));
-		return read.ok || this.#readLines === null
-			? read
-			: (loggedSingle(text, this.#readLines) ?? read);
+		return read.ok ? read : (loggedSingle(text) ?? read);
 	}
 	readonly request = $derived(this.parsed?.ok ? this.parsed.value : null);
 	readonly url = $derived(this.customUrl ?? this.request?.url ?? '');

@@ -1,7 +1,7 @@
 import { text, type Text } from '$lib/i18n/text';
 import { isTimestamp } from '$lib/mac';
-import { sentences } from '../paste/shown-text';
-import { formatInstant, type SentAt, type SentAtSource } from '../paste/sent-at';
+import { sentences } from '../i18n/shown-text';
+import { formatInstant, type SentAt, type SentAtSource } from '../read/sent-at';
 
 export interface ClockCheck {
 	/** Seconds between the ts and now; negative when the ts is ahead. Null when ts is not seconds. */

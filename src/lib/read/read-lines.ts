@@ -1,8 +1,8 @@
 // The two line formats: NDJSON (one object a line) and plain log lines that hold a URL and a
 // `MAC …` header wherever they stand in the line.
-import { isObject, member } from '$lib/verify/paste/parsed-request';
-import { logLineTime, type SentAt } from '$lib/verify/paste/sent-at';
-import type { ReadItem } from '../types';
+import { isObject, member } from '$lib/read/parsed-request';
+import { logLineTime, type SentAt } from '$lib/read/sent-at';
+import type { ReadItem } from './types';
 
 const unreadable = (
 	number: number,

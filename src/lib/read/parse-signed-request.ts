@@ -1,5 +1,5 @@
 // Stage 1, the paste: what a customer sent (a header, curl, a raw request, a HAR, fetch or
-// PowerShell) read into the signing inputs it carries. One reader per format in this folder.
+// PowerShell) read into the signing inputs it carries, by the reader of its format.
 import { text as t, type Text } from '$lib/i18n/text';
 import {
 	MacInputError,
@@ -19,7 +19,9 @@ import { looksLikePowerShell, parsePowerShell } from './powershell/parse-powersh
 import { HEADER_LINE, REQUEST_LINE, parseRawRequest, type RawRequest } from './parse-raw-request';
 import { PasteError, fail, type HeaderField, type ParsedRequest } from './parsed-request';
 import { httpDate, logLineTime, type SentAt } from './sent-at';
-import { sentences, type CoreError, type UrlRewrites } from './shown-text';
+import { sentences, type CoreError, type UrlRewrites } from '../i18n/shown-text';
+import { readLines } from './readers';
+import type { LoggedRequest } from './types';
 
 export type SignedRequestKind =
 	'header' | 'curl' | 'raw' | 'har' | 'fetch' | 'powershell' | LoggedFormat;
@@ -207,26 +209,11 @@ export function parseSignedRequests(text: string): ListedRequest[] | null {
 	}
 }
 
-/** One request a line of a log records, as a reader of log formats gives it. */
-export interface LoggedLine {
-	/** The line's number, from 1. */
-	number: number;
-	method: string;
-	url: string;
-	/** The Authorization header's value as logged. */
-	authorization: string;
-	status: number | null;
-	sentAt: SentAt | null;
-}
-
-/** The requests a paste of one request a line holds, in its order; null when it is not one. */
-export type LinesReader = (text: string) => { format: LoggedFormat; requests: LoggedLine[] } | null;
-
 /**
- * Every MAC-signed request of an NDJSON or log-lines paste that holds several, read by `readLines`
- * (the triage page's line readers, so both pages read a log alike); null for a paste of one.
+ * Every MAC-signed request of an NDJSON or log-lines paste that holds several, read by the same line
+ * readers as a log on /triage, so both pages read a log alike; null for a paste of one.
  */
-export function listLogged(text: string, readLines: LinesReader): ListedRequest[] | null {
+export function listLogged(text: string): ListedRequest[] | null {
 	if (text.length > MAX_LENGTH || looksLikeHar(text.replace(/^[\s\ufeff]+/, ''))) return null;
 	const reading = readLines(text);
 	if (reading === null || reading.requests.length < 2) return null;
@@ -245,14 +232,14 @@ export function listLogged(text: string, readLines: LinesReader): ListedRequest[
  * several; null when the paste holds none or several. For a paste no other reader understands: a
  * curl command on a line of its own is also a log line, and reads better as curl.
  */
-export function loggedSingle(text: string, readLines: LinesReader): Outcome<SignedRequest> | null {
+export function loggedSingle(text: string): Outcome<SignedRequest> | null {
 	if (text.length > MAX_LENGTH) return null;
 	const reading = readLines(text);
 	const only = reading?.requests.length === 1 ? reading.requests[0] : undefined;
 	return reading && only ? attempt(() => fromLogged(reading.format, only)) : null;
 }
 
-function fromLogged(format: LoggedFormat, logged: LoggedLine): SignedRequest {
+function fromLogged(format: LoggedFormat, logged: LoggedRequest): SignedRequest {
 	const from =
 		format === 'ndjson'
 			? t('paste_from_ndjson_line', { number: String(logged.number) })

@@ -1,7 +1,6 @@
-// Mistakes in how the base string is written and signed: its line ends, the ts, the nonce, the key,
-// the hash and the digest's encoding, in the order a signer comes to them.
+// Mistakes in the ts and nonce lines: padding, milliseconds, a second off, and a nonce changed on
+// its way into the base string.
 import { text, type Text } from '$lib/i18n/text';
-import { fromBase64, isBase64 } from '$lib/mac';
 import { safeDecode } from '../query-rewrites';
 import type { CatalogueEntry } from './entry';
 
@@ -14,45 +13,7 @@ function shiftTs(ts: string, by: number): string | null {
 
 const show = (value: string) => JSON.stringify(value);
 
-export const SIGNING_MISTAKES = [
-	{
-		id: 'ext-line-dropped',
-		prior: 0.1,
-		slot: 'ending',
-		fix: text('diagnosis_fix_ext_line_dropped'),
-		variants: (inputs) => [
-			{
-				inputs: { ...inputs, ending: 'joined' },
-				title: text(
-					inputs.ext === '' ? 'diagnosis_title_ext_line_lost' : 'diagnosis_title_ext_lf_lacking'
-				)
-			}
-		]
-	},
-	{
-		id: 'extra-lf',
-		prior: 0.03,
-		slot: 'ending',
-		fix: text('diagnosis_fix_extra_lf'),
-		variants: (inputs) => [
-			{
-				inputs: { ...inputs, ending: 'extra-lf' },
-				title: text('diagnosis_title_extra_lf')
-			}
-		]
-	},
-	{
-		id: 'crlf',
-		prior: 0.03,
-		slot: 'line-end',
-		fix: text('diagnosis_fix_crlf'),
-		variants: (inputs) => [
-			{
-				inputs: { ...inputs, lineEnd: '\r\n' },
-				title: text('diagnosis_title_crlf')
-			}
-		]
-	},
+export const TIME_MISTAKES = [
 	{
 		id: 'ts-padded',
 		prior: 0.03,
@@ -190,101 +151,5 @@ export const SIGNING_MISTAKES = [
 				];
 			});
 		}
-	},
-	{
-		id: 'key-whitespace',
-		prior: 0.05,
-		slot: 'key',
-		fix: text('diagnosis_fix_key_whitespace'),
-		variants: (inputs) => {
-			if (typeof inputs.key !== 'string') return [];
-			const trimmed = inputs.key.trim();
-			if (trimmed !== inputs.key && trimmed !== '')
-				return [
-					{
-						inputs: { ...inputs, key: trimmed, keyForm: text('diagnosis_key_trimmed') },
-						title: text('diagnosis_title_key_trimmed'),
-						fix: text('diagnosis_fix_key_pasted_untrimmed')
-					}
-				];
-			const added: [string, Text][] = [
-				[`${inputs.key}\n`, text('diagnosis_how_trailing_lf')],
-				[`${inputs.key}\r\n`, text('diagnosis_how_trailing_crlf')],
-				[`${inputs.key} `, text('diagnosis_how_trailing_space')],
-				[` ${inputs.key}`, text('diagnosis_how_leading_space')]
-			];
-			return added.map(([key, how]) => ({
-				inputs: { ...inputs, key, keyForm: text('diagnosis_key_with', { how }) },
-				title: text('diagnosis_title_key_with', { how })
-			}));
-		}
-	},
-	{
-		id: 'key-base64-decoded',
-		prior: 0.04,
-		slot: 'key',
-		fix: text('diagnosis_fix_key_base64_decoded'),
-		variants: (inputs) =>
-			typeof inputs.key === 'string' && inputs.key !== '' && isBase64(inputs.key)
-				? [
-						{
-							inputs: {
-								...inputs,
-								key: fromBase64(inputs.key),
-								keyForm: text('diagnosis_key_base64_decoded')
-							},
-							title: text('diagnosis_title_key_base64_decoded')
-						}
-					]
-				: []
-	},
-	{
-		id: 'hmac-sha256',
-		prior: 0.05,
-		slot: 'hash',
-		fix: text('diagnosis_fix_hmac_sha256'),
-		variants: (inputs) => [
-			{
-				inputs: { ...inputs, hash: 'SHA-256' },
-				title: text('diagnosis_title_hmac_sha256')
-			}
-		]
-	},
-	{
-		id: 'digest-hex',
-		prior: 0.05,
-		slot: 'encoding',
-		fix: text('diagnosis_fix_digest_hex'),
-		variants: (inputs) => [
-			{ inputs: { ...inputs, encoding: 'hex' }, title: text('diagnosis_title_digest_hex') }
-		]
-	},
-	{
-		id: 'digest-base64url',
-		prior: 0.04,
-		slot: 'encoding',
-		fix: text('diagnosis_fix_digest_base64url'),
-		variants: (inputs) => [
-			{
-				inputs: { ...inputs, encoding: 'base64url' },
-				title: text('diagnosis_title_digest_base64url')
-			},
-			{
-				inputs: { ...inputs, encoding: 'base64url-unpadded' },
-				title: text('diagnosis_title_digest_base64url_unpadded')
-			}
-		]
-	},
-	{
-		id: 'digest-unpadded',
-		prior: 0.02,
-		slot: 'encoding',
-		fix: text('diagnosis_fix_digest_unpadded'),
-		variants: (inputs) => [
-			{
-				inputs: { ...inputs, encoding: 'base64-unpadded' },
-				title: text('diagnosis_title_digest_unpadded')
-			}
-		]
 	}
 ] as const satisfies readonly CatalogueEntry[];

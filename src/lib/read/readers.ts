@@ -2,12 +2,12 @@
 // holds. The format is told from the first bytes; nothing read ever throws out of here: a line that
 // cannot be read is an unreadable item, and so is a stream that fails.
 import { MacInputError } from '$lib/mac';
-import { harStatus, parseHar } from '$lib/verify/paste/parse-har';
-import { isObject, member } from '$lib/verify/paste/parsed-request';
+import { harStatus, parseHar } from '$lib/read/parse-har';
+import { isObject, member } from '$lib/read/parsed-request';
 import { HarScanner, type HarScan } from './har-scanner';
 import { readLogLine, readNdjsonLine } from './read-lines';
 import { TextSource, linesOf } from './text-source';
-import type { ReadItem, TriageFormat } from '../types';
+import type { LogFormat, LoggedRequest, ReadItem } from './types';
 
 /** How much of the start detection looks at, past the first character that is not white space. */
 const SNIFF_LENGTH = 256;
@@ -17,7 +17,7 @@ const SNIFF_LENGTH = 256;
  * first line (a HAR printed with indentation) is a HAR; any other JSON object on the first line
  * starts NDJSON; anything else is read as log lines. Null for a file of white space only.
  */
-export function detectFormat(start: string): TriageFormat | null {
+export function detectFormat(start: string): LogFormat | null {
 	const text = start.replace(/^[\s\ufeff]+/, '');
 	if (text === '') return null;
 	if (!text.startsWith('{')) return 'log-lines';
@@ -26,8 +26,26 @@ export function detectFormat(start: string): TriageFormat | null {
 	return firstLine === '{' ? 'har' : 'ndjson';
 }
 
+/**
+ * The MAC-signed requests of a paste of one request a line (NDJSON or log lines), read line by line
+ * as a log on /triage is; null for a HAR or an empty paste.
+ */
+export function readLines(
+	text: string
+): { format: Exclude<LogFormat, 'har'>; requests: LoggedRequest[] } | null {
+	const format = detectFormat(text.slice(0, 4096));
+	if (format === null || format === 'har') return null;
+	const read = format === 'ndjson' ? readNdjsonLine : readLogLine;
+	const requests: LoggedRequest[] = [];
+	text.split(/\r\n|\n|\r/).forEach((line, index) => {
+		const item = read(index + 1, line);
+		if (item.kind === 'request') requests.push(item.request);
+	});
+	return { format, requests };
+}
+
 /** Reads until detection has seen enough, then puts it all back. */
-async function sniff(source: TextSource): Promise<TriageFormat | null> {
+async function sniff(source: TextSource): Promise<LogFormat | null> {
 	let seen = '';
 	for (;;) {
 		const trimmed = seen.replace(/^[\s\ufeff]+/, '');
@@ -44,7 +62,7 @@ async function sniff(source: TextSource): Promise<TriageFormat | null> {
 }
 
 export interface Reading {
-	format: TriageFormat | null;
+	format: LogFormat | null;
 	/** The items, a chunk's worth at a time. Never throws; a failing stream ends with 'read-failed'. */
 	items: AsyncGenerator<ReadItem[]>;
 	source: TextSource;
@@ -53,7 +71,7 @@ export interface Reading {
 /** Detects the format, then reads the stream's requests. */
 export async function readRequests(stream: ReadableStream<Uint8Array>): Promise<Reading> {
 	const source = new TextSource(stream);
-	let format: TriageFormat | null;
+	let format: LogFormat | null;
 	try {
 		format = await sniff(source);
 	} catch {

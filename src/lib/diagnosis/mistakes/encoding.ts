@@ -1,0 +1,85 @@
+// Mistakes in how the base string and the digest are written: the base string's line ends, and the
+// digest's encoding (hex, Base64url, Base64 without padding).
+import { text } from '$lib/i18n/text';
+import type { CatalogueEntry } from './entry';
+
+export const LAYOUT_MISTAKES = [
+	{
+		id: 'ext-line-dropped',
+		prior: 0.1,
+		slot: 'ending',
+		fix: text('diagnosis_fix_ext_line_dropped'),
+		variants: (inputs) => [
+			{
+				inputs: { ...inputs, ending: 'joined' },
+				title: text(
+					inputs.ext === '' ? 'diagnosis_title_ext_line_lost' : 'diagnosis_title_ext_lf_lacking'
+				)
+			}
+		]
+	},
+	{
+		id: 'extra-lf',
+		prior: 0.03,
+		slot: 'ending',
+		fix: text('diagnosis_fix_extra_lf'),
+		variants: (inputs) => [
+			{
+				inputs: { ...inputs, ending: 'extra-lf' },
+				title: text('diagnosis_title_extra_lf')
+			}
+		]
+	},
+	{
+		id: 'crlf',
+		prior: 0.03,
+		slot: 'line-end',
+		fix: text('diagnosis_fix_crlf'),
+		variants: (inputs) => [
+			{
+				inputs: { ...inputs, lineEnd: '\r\n' },
+				title: text('diagnosis_title_crlf')
+			}
+		]
+	}
+] as const satisfies readonly CatalogueEntry[];
+
+export const DIGEST_ENCODING_MISTAKES = [
+	{
+		id: 'digest-hex',
+		prior: 0.05,
+		slot: 'encoding',
+		fix: text('diagnosis_fix_digest_hex'),
+		variants: (inputs) => [
+			{ inputs: { ...inputs, encoding: 'hex' }, title: text('diagnosis_title_digest_hex') }
+		]
+	},
+	{
+		id: 'digest-base64url',
+		prior: 0.04,
+		slot: 'encoding',
+		fix: text('diagnosis_fix_digest_base64url'),
+		variants: (inputs) => [
+			{
+				inputs: { ...inputs, encoding: 'base64url' },
+				title: text('diagnosis_title_digest_base64url')
+			},
+			{
+				inputs: { ...inputs, encoding: 'base64url-unpadded' },
+				title: text('diagnosis_title_digest_base64url_unpadded')
+			}
+		]
+	},
+	{
+		id: 'digest-unpadded',
+		prior: 0.02,
+		slot: 'encoding',
+		fix: text('diagnosis_fix_digest_unpadded'),
+		variants: (inputs) => [
+			{
+				inputs: { ...inputs, encoding: 'base64-unpadded' },
+				title: text('diagnosis_title_digest_unpadded')
+			}
+		]
+	}
+] as const satisfies readonly CatalogueEntry[];

@@ -1,0 +1,99 @@
+// Mistakes in the host and port lines: another deployment's host, the host as written, the host
+// with its port, and a port that is not the one the request went to.
+import { text, type Text } from '$lib/i18n/text';
+import type { CatalogueEntry } from './entry';
+
+export const HOST_MISTAKES = [
+	{
+		id: 'host-other-deployment',
+		prior: 0.12,
+		slot: 'host',
+		fix: text('diagnosis_fix_host_other_deployment'),
+		variants: (inputs, { knownHosts }) =>
+			knownHosts
+				.filter((host) => host !== inputs.host)
+				.map((host) => ({
+					inputs: { ...inputs, host },
+					title: text(
+						knownHosts.includes(inputs.host)
+							? 'diagnosis_title_host_other_deployment'
+							: 'diagnosis_title_host_deployment',
+						{ host, called: inputs.host }
+					)
+				}))
+	},
+	{
+		id: 'host-as-written',
+		prior: 0.05,
+		slot: 'host',
+		fix: text('diagnosis_fix_host_as_written'),
+		variants: (inputs, { written }) => {
+			const host = written?.host;
+			if (host === undefined || host === '' || host === inputs.host) return [];
+			return [
+				{
+					inputs: { ...inputs, host },
+					title: text(
+						host.toLowerCase() === inputs.host
+							? 'diagnosis_title_host_case'
+							: 'diagnosis_title_host_as_written',
+						{ host, sent: inputs.host }
+					)
+				}
+			];
+		}
+	},
+	{
+		id: 'host-with-port',
+		prior: 0.08,
+		slot: 'host-port',
+		fix: text('diagnosis_fix_host_with_port'),
+		variants: (inputs) => [
+			{
+				inputs: { ...inputs, host: `${inputs.host}:${inputs.port}` },
+				title: text('diagnosis_title_host_with_port', { host: `${inputs.host}:${inputs.port}` })
+			}
+		]
+	},
+	{
+		id: 'port-wrong',
+		prior: 0.07,
+		slot: 'port',
+		fix: text('diagnosis_fix_port_wrong'),
+		variants: (inputs, { scheme, explicitPort }) =>
+			['443', '80', explicitPort]
+				.filter(
+					(port, index, all) => port !== '' && port !== inputs.port && all.indexOf(port) === index
+				)
+				.map((port) => ({
+					inputs: { ...inputs, port },
+					title: portTitle(port, inputs.port, scheme, explicitPort)
+				}))
+	},
+	{
+		id: 'port-empty',
+		prior: 0.06,
+		slot: 'port',
+		fix: text('diagnosis_fix_port_empty'),
+		variants: (inputs) => [
+			{
+				inputs: { ...inputs, port: '' },
+				title: text('diagnosis_title_port_empty', { port: inputs.port })
+			}
+		]
+	}
+] as const satisfies readonly CatalogueEntry[];
+
+function portTitle(port: string, sent: string, scheme: string, explicitPort: string): Text {
+	if (explicitPort !== '' && port !== explicitPort)
+		return text('diagnosis_title_port_default', {
+			port,
+			sent,
+			scheme: port === '443' ? 'https' : 'http',
+			named: explicitPort
+		});
+	if (port === '80' && scheme === 'https') return text('diagnosis_title_port_http', { port, sent });
+	if (port === '443' && scheme === 'http')
+		return text('diagnosis_title_port_https', { port, sent });
+	return text('diagnosis_title_port', { port, sent });
+}

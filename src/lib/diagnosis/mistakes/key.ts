@@ -1,0 +1,55 @@
+// Mistakes in the key the base string is signed with: white space around the mac_key, the mac_key
+// Base64-decoded.
+import { text, type Text } from '$lib/i18n/text';
+import { fromBase64, isBase64 } from '$lib/mac';
+import type { CatalogueEntry } from './entry';
+
+export const KEY_MISTAKES = [
+	{
+		id: 'key-whitespace',
+		prior: 0.05,
+		slot: 'key',
+		fix: text('diagnosis_fix_key_whitespace'),
+		variants: (inputs) => {
+			if (typeof inputs.key !== 'string') return [];
+			const trimmed = inputs.key.trim();
+			if (trimmed !== inputs.key && trimmed !== '')
+				return [
+					{
+						inputs: { ...inputs, key: trimmed, keyForm: text('diagnosis_key_trimmed') },
+						title: text('diagnosis_title_key_trimmed'),
+						fix: text('diagnosis_fix_key_pasted_untrimmed')
+					}
+				];
+			const added: [string, Text][] = [
+				[`${inputs.key}\n`, text('diagnosis_how_trailing_lf')],
+				[`${inputs.key}\r\n`, text('diagnosis_how_trailing_crlf')],
+				[`${inputs.key} `, text('diagnosis_how_trailing_space')],
+				[` ${inputs.key}`, text('diagnosis_how_leading_space')]
+			];
+			return added.map(([key, how]) => ({
+				inputs: { ...inputs, key, keyForm: text('diagnosis_key_with', { how }) },
+				title: text('diagnosis_title_key_with', { how })
+			}));
+		}
+	},
+	{
+		id: 'key-base64-decoded',
+		prior: 0.04,
+		slot: 'key',
+		fix: text('diagnosis_fix_key_base64_decoded'),
+		variants: (inputs) =>
+			typeof inputs.key === 'string' && inputs.key !== '' && isBase64(inputs.key)
+				? [
+						{
+							inputs: {
+								...inputs,
+								key: fromBase64(inputs.key),
+								keyForm: text('diagnosis_key_base64_decoded')
+							},
+							title: text('diagnosis_title_key_base64_decoded')
+						}
+					]
+				: []
+	}
+] as const satisfies readonly CatalogueEntry[];
