@@ -89,6 +89,7 @@ export function writeReport(outcomes: readonly Outcome[]): string {
 			`- judgement: ${outcome.judgement}; triage: ${verdictText(outcome)}; expected: ${outcome.expectedIds.join(' + ') || 'match'}`,
 			`- URL written: \`${request.url}\`; sent: \`${outcome.sent.method} ${outcome.sent.target}\`, Host \`${outcome.sent.host}\``,
 			`- sandbox: ${answerText(outcome)}`,
+			`- mac_key the client was given: \`${request.input.mac_key ?? ''}\`${request.input.mac_key === request.account.kid ? ' (the kid)' : ''}; the kid's mac_key: \`${request.account.macKey}\`${request.charset === 'UTF-8' ? '' : `; platform charset ${request.charset}`}${request.input.mac_algorithm ? `; mac_algorithm ${request.input.mac_algorithm}` : ''}`,
 			'- base string the client signed:',
 			'',
 			'  ```text',

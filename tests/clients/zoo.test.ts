@@ -16,6 +16,7 @@ import { parseAuthorization } from '../../src/lib/mac';
 import { CLIENTS, missingCommands } from './clients';
 import { CLIENT_IDS, zooRequests, type ClientId, type ZooRequest } from './matrix';
 import { oneLine, tally, type VerifyCase } from './report';
+import { isLoopbackAddress, sendRaw } from './sandbox';
 import { runZoo, type Outcome, type ZooRun } from './zoo';
 
 const REQUIRED = process.env.CI === 'true';
@@ -129,6 +130,22 @@ for (const client of CLIENT_IDS) {
 }
 
 describe('the sandbox service and the triage', () => {
+	it('sends to loopback only', () => {
+		for (const address of ['127.0.0.1', '127.8.9.10', '::1', '[::1]', '0:0:0:0:0:0:0:1'])
+			expect(isLoopbackAddress(address), address).toBe(true);
+		for (const address of ['10.0.0.1', '128.0.0.1', '::2', '::ffff:8.8.8.8', 'localhost'])
+			expect(isLoopbackAddress(address), address).toBe(false);
+		expect(() =>
+			sendRaw('http://10.0.0.1:80', {
+				method: 'GET',
+				target: '/',
+				host: 'open.tapapis.cn',
+				authorization: 'MAC id="a",ts="1",nonce="n",mac="m"',
+				https: true
+			})
+		).toThrow(/loopback only/);
+	});
+
 	it('agree on the mac of every request the sandbox verified', () => {
 		if (RUNNABLE.length === 0) return expect(RUNNABLE).toEqual([]);
 		// Checks the sandbox makes after the mac: a nonce used again, the client_id, the scope, 200.
