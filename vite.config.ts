@@ -124,6 +124,15 @@ export default defineConfig({
 					include: ['tests/component/**/*.test.ts'],
 					setupFiles: ['tests/component/setup.ts']
 				}
+			},
+			{
+				extends: './vite.config.ts',
+				test: {
+					// The vendor's clients run with their own toolchains (tests/clients/zoo.test.ts).
+					name: 'clients',
+					environment: 'node',
+					include: ['tests/clients/**/*.test.ts']
+				}
 			}
 		]
 	}
