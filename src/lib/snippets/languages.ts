@@ -56,7 +56,7 @@ export const LANGUAGES: readonly SnippetLanguage[] = [
 		label: 'C#',
 		fileName: 'Program.cs',
 		command: 'dotnet run Program.cs',
-		requires: m.snippets_requires_dotnet(),
+		requires: m.snippets_requires_csharp(),
 		generate: csharpSnippet
 	},
 	{
