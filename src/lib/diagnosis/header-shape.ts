@@ -177,8 +177,6 @@ export function headerShape(header: string): number {
 	at += 3;
 	if (at >= length || !isBlank(header.charCodeAt(at))) return UNREADABLE;
 	while (at < length && isBlank(header.charCodeAt(at))) at++;
-	// Backslash escapes are rare: without one, a quoted value ends at the next quote.
-	const escapes = header.indexOf('\\', at) >= 0;
 	let seen = 0;
 	let position = 0;
 	let commas = 0;
@@ -207,10 +205,11 @@ export function headerShape(header: string): number {
 		let valueEnd: number;
 		if (header.charCodeAt(at) === QUOTE) {
 			valueStart = at + 1;
-			if (!escapes) {
-				valueEnd = header.indexOf('"', valueStart);
-				if (valueEnd < 0) return UNREADABLE;
-			} else {
+			// The next quote ends the value, unless a backslash escapes it (rare): then read it
+			// character by character, escapes skipped.
+			valueEnd = header.indexOf('"', valueStart);
+			if (valueEnd < 0) return UNREADABLE;
+			if (header.charCodeAt(valueEnd - 1) === BACKSLASH) {
 				valueEnd = valueStart;
 				while (valueEnd < length && header.charCodeAt(valueEnd) !== QUOTE)
 					valueEnd += header.charCodeAt(valueEnd) === BACKSLASH ? 2 : 1;
