@@ -4,13 +4,15 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { clientGroupId, confidenceOf } from '$lib/diagnosis/likely-client';
 import { main } from '$lib/triage/cli';
 import { CSV_COLUMNS, summaryMarkdown, verdictsCsv } from '$lib/triage/exports';
 import { triageText } from '$lib/triage/engine';
+import { TriageDesk } from '$lib/triage-desk/desk.svelte';
 import type { TriageSummary, VerdictRecord } from '$lib/triage/types';
 import { ndjsonLine, signAs, type ShapedClient } from './client-shaped';
+import { workerChannel } from './triage-channel';
 
 const KID = 'kid-of-a-zoo-customer-77';
 const KEY = 'zoo-customer-key-Qx81';
@@ -104,6 +106,36 @@ describe('triage names the likely client', () => {
 		expect(markdown).toContain('| `docs-node-old|docs-java` | 2 |'.replace('|docs', '\\|docs'));
 		const named = summaryMarkdown(summary, { clientLabel: (id) => `client ${id}` });
 		expect(named).toContain('| client docs-php | 3 |');
+	});
+});
+
+describe('the triage page', () => {
+	it('filters the verdicts by likely client, with the other filters, and sorts by it', async () => {
+		const desk = new TriageDesk(workerChannel);
+		desk.requestsText = LOG;
+		desk.keysText = `${KID} ${KEY}`;
+		desk.start();
+		await vi.waitFor(() => expect(desk.phase).toBe('done'), { timeout: 10_000 });
+		expect(desk.summary?.clients).toEqual(summary.clients);
+		const numbers = () => [...desk.rows].map((record) => record.number);
+		desk.clientFilter = 'docs-php';
+		expect(numbers()).toEqual([1, 2, 3]);
+		desk.clientFilter = 'docs-node-old|docs-java';
+		expect(numbers()).toEqual([11, 12]);
+		// 'unknown' holds the readable requests no client fits, not the unreadable line.
+		desk.clientFilter = 'unknown';
+		expect(numbers()).toEqual([14]);
+		desk.groupFilter = 'mismatch';
+		desk.clientFilter = 'unity-sdk';
+		expect(numbers()).toEqual([7]);
+		desk.groupFilter = 'all';
+		desk.clientFilter = 'all';
+		desk.sortBy('client');
+		expect(clientGroupId(desk.rows.at(0).client)).toBe('unknown');
+		expect(desk.rows.at(0).verdict).toBe('unreadable');
+		expect(clientGroupId(desk.rows.at(desk.rows.length - 2).client)).toBe('unity-sdk');
+		expect(clientGroupId(desk.rows.at(desk.rows.length - 1).client)).toBe('unknown');
+		desk.dispose();
 	});
 });
 
