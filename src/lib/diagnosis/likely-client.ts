@@ -164,10 +164,19 @@ export function clientGroup(code: ClientCode): number {
 	return code & CLIENT_MASK;
 }
 
+/** Each group's id, made once (an export asks for it a row at a time). */
+const GROUP_IDS: string[] = [];
+
 /** A group's id: 'docs-java', 'docs-java|docs-node-old', or 'unknown'. */
 export function clientGroupId(code: ClientCode): string {
-	const clients = clientsOf(code);
-	return clients.length === 0 ? UNKNOWN : clients.join('|');
+	const group = code & CLIENT_MASK;
+	let id = GROUP_IDS[group];
+	if (id === undefined) {
+		const clients = clientsOf(group);
+		id = clients.length === 0 ? UNKNOWN : clients.join('|');
+		GROUP_IDS[group] = id;
+	}
+	return id;
 }
 
 /** The group of an id clientGroupId gave; UNKNOWN_CLIENT for 'unknown' or an id it never gives. */
