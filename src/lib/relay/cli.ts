@@ -12,7 +12,7 @@ import {
 } from './node';
 import { RELAY_ERRORS } from './protocol';
 import { splitHttpUrl } from './url';
-import { diagnosisHeaders } from './sandbox-diagnosis';
+import { withDiagnosis } from './sandbox-diagnosis';
 
 const USAGE = `Usage: npm run proxy -- [options]
 
@@ -109,15 +109,14 @@ export async function main(
 		console.log(args);
 		return null;
 	}
-	// The sandbox server diagnoses a wrong mac (a static import: Vite's module runner, which loads
-	// this file, is closed once it has).
-	const sandbox = new SandboxService(initialSandboxState(), {
-		hosts: () => args.allowHosts,
-		...(args.serveSandbox ? { diagnoseMismatch: diagnosisHeaders } : {})
-	});
+	const sandbox = new SandboxService(initialSandboxState(), { hosts: () => args.allowHosts });
 	const sandboxHandler = async (request: Request, target?: string) => {
 		try {
-			return await sandbox.handle(request, target);
+			const answer = await sandbox.handle(request, target);
+			// The sandbox server says why a mac is wrong (X-Sandbox-Diagnosis); the relay does not.
+			return args.serveSandbox
+				? await withDiagnosis(sandbox.state, request, target, answer)
+				: answer;
 		} catch (error) {
 			if (!(error instanceof SandboxUnreachable)) throw error;
 			return new Response(JSON.stringify({ message: error.message }), {

@@ -1,12 +1,5 @@
 // Relative imports, not $lib: this file also runs under plain Node in the relay's --sandbox mode.
-import {
-	baseString,
-	macErrorMessage,
-	parseAuthorization,
-	requestTarget,
-	sign,
-	type MacHeaderParams
-} from '../mac';
+import { baseString, macErrorMessage, parseAuthorization, requestTarget, sign } from '../mac';
 import { MacInputError } from '../mac/errors';
 import { isTimestamp, randomNonce } from '../mac/ts-nonce';
 import { ERROR_CODES, type ErrorCode } from '../account-api/error-codes';
@@ -46,31 +39,12 @@ export class SandboxUnreachable extends Error {
 	}
 }
 
-/** A request whose mac is wrong, as the sandbox received it, with its kid's key. */
-export interface SandboxMismatch {
-	/** The Authorization header as received. */
-	authorization: string;
-	params: MacHeaderParams;
-	method: string;
-	/** The URL: the Request's, its path and query replaced by the bytes received when known. */
-	url: string;
-	/** Which bytes the URL's path and query are: as received ('as-written'), or the parser's. */
-	uriForm: 'as-written' | 'browser';
-	macKey: string;
-}
-
 export interface SandboxOptions {
 	/** Hosts the sandbox answers for (the deployments' hosts). */
 	hosts: () => readonly string[];
 	now?: () => number;
 	/** Where the demo users' avatar images live; the page passes its own origin so they load under its CSP. */
 	avatarBase?: string;
-	/**
-	 * Headers added to the answer to a wrong mac (401 access_denied): the sandbox server's
-	 * diagnosis, which runs under Node only (relay/sandbox-diagnosis.ts); the page passes none, so
-	 * the diagnosis stays out of its bundle.
-	 */
-	diagnoseMismatch?: (mismatch: SandboxMismatch) => Promise<Record<string, string>>;
 }
 
 /** What the service of the spec does, as a web-standard fetch handler: the browser and Node share it. */
@@ -156,29 +130,9 @@ export class SandboxService {
 		});
 		const expected = await sign(token.macKey, base);
 		if (expected !== params.mac) {
-			const response = this.error(now, 'access_denied', 'The mac does not match the request.', {
+			return this.error(now, 'access_denied', 'The mac does not match the request.', {
 				sandbox_base_string: base
 			});
-			const diagnose = this.options.diagnoseMismatch;
-			if (diagnose) {
-				// The host and port as the client wrote them in Host, the path and query as received.
-				const host = request.headers.get('host') ?? url.host;
-				const sent = target === undefined ? request.url : `${url.protocol}//${host}${target}`;
-				try {
-					const headers = await diagnose({
-						authorization: header,
-						params,
-						method: request.method,
-						url: sent,
-						uriForm: target === undefined ? 'browser' : 'as-written',
-						macKey: token.macKey
-					});
-					for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
-				} catch {
-					// The answer stands without its diagnosis.
-				}
-			}
-			return response;
 		}
 		if (token.status === 'invalid') {
 			return this.error(

@@ -22,8 +22,7 @@ function one(id: string): string {
 /** A likely client's group as the page's language names it: "A", "A or B", "unknown". */
 export function clientLabel(id: string): string {
 	if (id === UNKNOWN) return m.client_unknown();
-	return id
-		.split('|')
-		.map(one)
-		.reduce((first, then) => m.client_or({ first, then }));
+	// A word between the names, not a message with variables: that would be a module shared with
+	// the verify page's catalogue, one more file every page's entry lists.
+	return id.split('|').map(one).join(m.client_or_join());
 }
