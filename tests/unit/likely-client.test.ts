@@ -131,7 +131,7 @@ describe('the likely client', () => {
 			expect(found.confidence, id).toBe('high');
 		}
 		expect(inWords(AS_MADE['docs-php']())).toBe(
-			"docs PHP sample (the PHP sample's fixed nonce == XinDong_Lee-JiEun ==, header parts joined by ,), high confidence"
+			"docs PHP sample (the PHP sample's fixed nonce == XinDong_Lee-JiEun ==, header parts joined by , with no space), high confidence"
 		);
 		expect(inWords(AS_MADE['docs-node-current']())).toBe(
 			'docs Node.js sample (current) (nonce Base64 of 16 bytes, header parts joined by , ), high confidence'
@@ -144,7 +144,7 @@ describe('the likely client', () => {
 		expect(found.confidence).toBe('low');
 		expect(found.id).toBe('docs-node-old|docs-java');
 		expect(shownString(render, found.summary)).toBe(
-			'docs Node.js sample (older) or docs Java sample (nonce Base64 of 16 bytes, header parts joined by ,), low confidence: these clients make requests of this shape alike'
+			'docs Node.js sample (older) or docs Java sample (nonce Base64 of 16 bytes, header parts joined by , with no space), low confidence: these clients make requests of this shape alike'
 		);
 	});
 
@@ -156,7 +156,7 @@ describe('the likely client', () => {
 			confidence: 'high'
 		});
 		expect(inWords(java, ['uri-with-port'], url)).toBe(
-			'docs Java sample (nonce Base64 of 16 bytes, header parts joined by ,, :443 in the signed URI), high confidence'
+			'docs Java sample (nonce Base64 of 16 bytes, header parts joined by , with no space, :443 in the signed URI), high confidence'
 		);
 		for (const id of ['key-latin1', 'key-gbk', 'uri-after-last-host'])
 			expect(likelyClient({ authorization: java, mistakes: [id] }).clients, id).toEqual([

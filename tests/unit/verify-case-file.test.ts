@@ -43,7 +43,7 @@ describe('caseFileMarkdown', () => {
 		const input = { ...(await caseInput()), likelyClient: likelyClient({ authorization }) };
 		const markdown = caseFileMarkdown(input, { createdAt: new Date(0) });
 		expect(markdown).toContain(
-			"- Likely client: docs PHP sample (the PHP sample's fixed nonce `== XinDong_Lee-JiEun ==`, header parts joined by `,`), high confidence"
+			"- Likely client: docs PHP sample (the PHP sample's fixed nonce `== XinDong_Lee-JiEun ==`, header parts joined by `,` with no space), high confidence"
 		);
 		expect(markdown).not.toContain(KID);
 		const unknown = { ...input, likelyClient: likelyClient({ authorization: 'MAC id="a"' }) };
