@@ -72,7 +72,9 @@ export const CLIENT_PROFILES: readonly ClientProfile[] = [
 	{
 		// `new URL(requestUrl)`: `url.pathname + url.search` signed (WHATWG: `'` as %27, a bare `?`
 		// dropped), `url.port || 443`, ts `Math.floor(Date.now() / 1000)…padStart(10, '0')`,
-		// `crypto.randomBytes(16).toString('base64')`, `MAC id="…", ts="…", nonce="…", mac="…"`.
+		// `crypto.randomBytes(16).toString('base64')`, `MAC id="…", ts="…", nonce="…", mac="…"`. The
+		// sample sends the same pathname + search (http.request's path): its mistakes come when an
+		// integrator sends the URL as written instead (curl, urllib).
 		id: 'docs-node-current',
 		name: text('client_name_docs_node_current'),
 		separator: 'comma-space',
@@ -81,8 +83,9 @@ export const CLIENT_PROFILES: readonly ClientProfile[] = [
 		mistakes: ['query-re-encoded', 'query-dropped']
 	},
 	{
-		// A hard-coded path and host, ts `Math.ceil(Date.now() / 1000)`, randomBytes(16) in Base64,
-		// `format('MAC id={id},ts={ts},nonce={nonce},mac={mac}', …)`, sent by urllib (url.parse).
+		// A hard-coded path and host, ts `Math.ceil(Date.now() / 1000)` (read once, in one variable;
+		// an integrator who writes it inline twice signs another ts than it sends), randomBytes(16)
+		// in Base64, `format('MAC id={id},ts={ts},nonce={nonce},mac={mac}', …)`, sent by urllib.
 		id: 'docs-node-old',
 		name: text('client_name_docs_node_old'),
 		separator: 'comma',
