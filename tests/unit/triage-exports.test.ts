@@ -53,6 +53,7 @@ function record(overrides: Partial<VerdictRecord>): VerdictRecord {
 		sentAt: null,
 		clock: null,
 		nonceFirstUsedAt: null,
+		client: 0,
 		unreadable: null,
 		...overrides
 	};

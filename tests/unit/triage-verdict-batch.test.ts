@@ -30,6 +30,7 @@ const RECORD: VerdictRecord = {
 	sentAt: { ms: 1_763_800_000_123, source: 'log', zoneKnown: true },
 	clock: { ageSeconds: -3, outsideWindow: false },
 	nonceFirstUsedAt: null,
+	client: 0,
 	unreadable: null
 };
 
@@ -80,6 +81,9 @@ describe('verdict batches', () => {
 			{ ...RECORD, sentAt: { ms: 0.5, source: 'date', zoneKnown: true } },
 			{ ...RECORD, clock: { ageSeconds: null, outsideWindow: true }, nonceFirstUsedAt: 3 },
 			{ ...RECORD, verdict: 'mismatch', mistake: 'query-dropped+crlf', nonceFirstUsedAt: 0 },
+			// Every code a likely client can have: 8 bits of clients, 2 of confidence.
+			{ ...RECORD, client: 0x3ff },
+			{ ...RECORD, client: (3 << 8) | 0b1000 },
 			{ ...RECORD, verdict: 'no-key', method: '', url: '', kid: '', authorization: '' },
 			{ ...RECORD, kid: '🙂 "kid"\n', url: 'https://例え.jp/パス' },
 			{

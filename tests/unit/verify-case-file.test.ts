@@ -4,6 +4,7 @@ import { parseAuthorization } from '$lib/mac';
 import { caseFileMarkdown, testVector, type CaseInput } from '$lib/verify';
 import { clockCheck, diagnose, maskKid } from '$lib/diagnosis';
 import { text } from '$lib/i18n/text';
+import { likelyClient } from '$lib/diagnosis/likely-client';
 
 // Recognisable, so that a leak of the key anywhere in the output is caught.
 const MAC_KEY = 'SECRET-mac-key-ZZ9plural';
@@ -37,6 +38,20 @@ describe('maskKid', () => {
 });
 
 describe('caseFileMarkdown', () => {
+	it('names the likely client, its evidence in code spans, and the kid still masked', async () => {
+		const authorization = `MAC id="${KID}",ts="1700000000",nonce="== XinDong_Lee-JiEun ==",mac="x"`;
+		const input = { ...(await caseInput()), likelyClient: likelyClient({ authorization }) };
+		const markdown = caseFileMarkdown(input, { createdAt: new Date(0) });
+		expect(markdown).toContain(
+			"- Likely client: docs PHP sample (the PHP sample's fixed nonce `== XinDong_Lee-JiEun ==`, header parts joined by `,` with no space), high confidence"
+		);
+		expect(markdown).not.toContain(KID);
+		const unknown = { ...input, likelyClient: likelyClient({ authorization: 'MAC id="a"' }) };
+		expect(caseFileMarkdown(unknown)).toContain(
+			'- Likely client: unknown (the Authorization header cannot be read)'
+		);
+	});
+
 	it('never contains the mac_key, and masks every occurrence of the kid by default', async () => {
 		const markdown = caseFileMarkdown(await caseInput(), { createdAt: new Date(0) });
 		expect(markdown).not.toContain(MAC_KEY);

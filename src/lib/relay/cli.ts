@@ -12,6 +12,7 @@ import {
 } from './node';
 import { RELAY_ERRORS } from './protocol';
 import { splitHttpUrl } from './url';
+import { withDiagnosis } from './sandbox-diagnosis';
 
 const USAGE = `Usage: npm run proxy -- [options]
 
@@ -29,7 +30,9 @@ here, and the relay forwards it unchanged.
   --max-bytes N          largest upstream response relayed (default 1048576)
   --max-connections N    client connections served at once; more are answered 503 (default ${MAX_CONNECTIONS})
   --sandbox              answer with the built-in sandbox service instead of the real one
-  --serve-sandbox        be the sandbox service itself (no relay), for a relay in front of it
+  --serve-sandbox        be the sandbox service itself (no relay), for a relay in front of it; a
+                         wrong mac is answered with X-Sandbox-Diagnosis: the mistake that
+                         reproduces it and the likely client
   --help                 this text
 `;
 
@@ -109,7 +112,11 @@ export async function main(
 	const sandbox = new SandboxService(initialSandboxState(), { hosts: () => args.allowHosts });
 	const sandboxHandler = async (request: Request, target?: string) => {
 		try {
-			return await sandbox.handle(request, target);
+			const answer = await sandbox.handle(request, target);
+			// The sandbox server says why a mac is wrong (X-Sandbox-Diagnosis); the relay does not.
+			return args.serveSandbox
+				? await withDiagnosis(sandbox.state, request, target, answer)
+				: answer;
 		} catch (error) {
 			if (!(error instanceof SandboxUnreachable)) throw error;
 			return new Response(JSON.stringify({ message: error.message }), {

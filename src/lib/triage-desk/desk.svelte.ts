@@ -22,6 +22,7 @@ import {
 	type VerdictRecord
 } from '$lib/triage/types';
 import { VerdictColumns } from '$lib/triage/verdict-batch';
+import { clientGroup, clientGroupId, clientGroupOf } from '$lib/diagnosis/likely-client';
 
 export type Phase = 'idle' | 'running' | 'done' | 'cancelled' | 'failed';
 
@@ -34,7 +35,7 @@ export type GroupFilter =
 	/** A mismatch's mistake id, or 'unexplained'. */
 	| `mistake:${string}`;
 
-export type SortColumn = 'number' | 'method' | 'url' | 'kid' | 'verdict' | 'mistake';
+export type SortColumn = 'number' | 'method' | 'url' | 'kid' | 'verdict' | 'mistake' | 'client';
 export type SortDirection = 'ascending' | 'descending';
 
 export type TriageWorker = TriagePort<TriageReport, TriageCommand> & { terminate(): void };
@@ -75,6 +76,8 @@ function sortKey(columns: VerdictColumns, index: number, column: SortColumn): st
 	if (column === 'number') return columns.number(index);
 	if (column === 'verdict') return columns.verdict(index);
 	if (column === 'mistake') return columns.mistake(index) ?? '';
+	if (column === 'client')
+		return columns.verdict(index) === 'unreadable' ? '' : clientGroupId(columns.client(index));
 	return columns.text(index, TEXT_COLUMNS[column]);
 }
 
@@ -151,6 +154,8 @@ export class TriageDesk {
 
 	groupFilter: GroupFilter = $state('all');
 	kidFilter = $state('');
+	/** A likely client's group id (as the Summary counts them: 'docs-java', 'unknown' …), or 'all'. */
+	clientFilter = $state('all');
 	sortColumn: SortColumn = $state('number');
 	sortDirection: SortDirection = $state('ascending');
 
@@ -189,10 +194,11 @@ export class TriageDesk {
 		const count = this.received;
 		const group = this.groupFilter;
 		const kid = this.kidFilter.trim();
+		const client = this.clientFilter === 'all' ? -1 : clientGroupOf(this.clientFilter);
 		const column = this.sortColumn;
 		const descending = this.sortDirection === 'descending';
 		const columns = this.#columns;
-		const filtered = group !== 'all' || kid !== '';
+		const filtered = group !== 'all' || kid !== '' || client >= 0;
 		if (!filtered && column === 'number' && !descending)
 			return new VerdictRows(count, columns, null);
 		let order = new Uint32Array(count);
@@ -201,6 +207,9 @@ export class TriageDesk {
 			if (
 				!filtered ||
 				(inGroup(columns, index, group) &&
+					(client < 0 ||
+						(clientGroup(columns.client(index)) === client &&
+							columns.verdict(index) !== 'unreadable')) &&
 					(kid === '' || columns.text(index, TEXT_COLUMNS.kid).includes(kid)))
 			)
 				order[length++] = index;
@@ -250,6 +259,7 @@ export class TriageDesk {
 		this.summary = null;
 		this.failure = null;
 		this.groupFilter = 'all';
+		this.clientFilter = 'all';
 		this.phase = 'running';
 		const columns = this.#columns;
 		const run = startTriage(this.#startedWorker(), this.file ?? this.requestsText, this.keysText, {

@@ -14,6 +14,7 @@ import type {
 } from './types';
 import { checkRequest, diagnoseMistake, unreadableRecord, type CheckContext } from './verify';
 import type { DiagnoseInput } from '$lib/diagnosis/diagnose';
+import { clientCode, headerShape } from '$lib/diagnosis/likely-client';
 
 /** The server's window for ts, as the sandbox assumes it: the spec does not state it (§5.8). */
 export const DEFAULT_WINDOW_SECONDS = 300;
@@ -218,6 +219,7 @@ export async function triage(
 						const mismatch = record;
 						queued.diagnosis = diagnosis.then((mistake) => {
 							mismatch.mistake = mistake;
+							mismatch.client = clientCode(headerShape(mismatch.authorization), mistake);
 							queued.diagnosis = null;
 							inFlight -= 1;
 						});

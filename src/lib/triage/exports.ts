@@ -2,6 +2,7 @@
 // masked as the case file masks them, wherever they appear (access_token in a URL equals the kid);
 // no mac_key is ever given to these functions, so none can leak through them.
 import { maskKid, masker } from '$lib/diagnosis/mask-kid';
+import { clientGroupId, confidenceOf } from '$lib/diagnosis/likely-client';
 import type { TriageSummary, VerdictKind, VerdictRecord } from './types';
 
 export interface ExportOptions {
@@ -20,7 +21,9 @@ export const CSV_COLUMNS = [
 	'ts_age_seconds',
 	'ts_outside_window',
 	'nonce_first_used_at',
-	'unreadable'
+	'unreadable',
+	'likely_client',
+	'likely_client_confidence'
 ] as const;
 
 /**
@@ -58,7 +61,9 @@ export function csvRow(record: VerdictRecord, options: ExportOptions = {}): stri
 		record.nonceFirstUsedAt,
 		record.unreadable?.field === undefined
 			? (record.unreadable?.code ?? null)
-			: `${record.unreadable.code}:${record.unreadable.field}`
+			: `${record.unreadable.code}:${record.unreadable.field}`,
+		record.verdict === 'unreadable' ? null : clientGroupId(record.client),
+		confidenceOf(record.client)
 	];
 	return `${cells.map(csvCell).join(',')}\r\n`;
 }
@@ -74,6 +79,11 @@ export interface MarkdownOptions extends ExportOptions {
 	createdAt?: Date;
 	/** A mistake's label in the reader's language; its catalogue id otherwise. */
 	mistakeLabel?: (id: string) => string;
+	/**
+	 * A likely client's name in the reader's language (given the id of a client, several joined by
+	 * "|", or 'unknown'); the id otherwise.
+	 */
+	clientLabel?: (id: string) => string;
 	/** Kids listed at most (the busiest first). */
 	maxKids?: number;
 }
@@ -136,6 +146,12 @@ export function summaryMarkdown(summary: TriageSummary, options: MarkdownOptions
 		`- ts outside ±${clock.windowSeconds} s of the logged time: ${clock.outsideWindow} of ${clock.withLoggedTime} requests with a logged time (the window is an assumption: the spec does not state it)${clock.outsideWindow > 0 ? `; first ${unit}s ${examples(summary, 'clock')}` : ''}`,
 		`- nonce used again by the same kid: ${summary.noncesReused}${summary.noncesReused > 0 ? `; first ${unit}s ${examples(summary, 'nonce')}` : ''}`
 	);
+	if (summary.clients.length > 0) {
+		const clientLabel = options.clientLabel ?? ((id: string) => `\`${id}\``);
+		out.push('', '## Likely clients', '', '| Likely client | Requests |', '| --- | ---: |');
+		for (const { id, count } of summary.clients)
+			out.push(`| ${cell(clientLabel(id))} | ${count} |`);
+	}
 	if (summary.unreadable.length > 0) {
 		out.push('', '## Unreadable', '', '| Reason | Count |', '| --- | ---: |');
 		for (const { code, count } of summary.unreadable) out.push(`| \`${code}\` | ${count} |`);

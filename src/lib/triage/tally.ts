@@ -11,6 +11,7 @@ import type {
 } from './types';
 import { UNEXPLAINED } from './types';
 import type { UnreadableCode } from '$lib/read/types';
+import { clientGroup, clientGroupId } from '$lib/diagnosis/likely-client';
 
 /**
  * Which kid and nonce pairs were used, as the sandbox's server keys them (a nonce belongs to its
@@ -104,6 +105,8 @@ export class Tally {
 	#outsideWindow = 0;
 	#withLoggedTime = 0;
 	#noncesReused = 0;
+	/** Readable requests per likely client's group (the clients it names: 8 bits). */
+	#clients = new Float64Array(256);
 	#skipped = 0;
 	#examples: Record<string, number[]> = {};
 
@@ -147,6 +150,7 @@ export class Tally {
 			this.#example('nonce', record.number);
 		}
 		if (record.verdict === 'unreadable') return;
+		(this.#clients[clientGroup(record.client)] as number) += 1;
 		let kid = this.#kids.get(record.kid);
 		if (kid === undefined) {
 			if (this.#kids.size >= MAX_KIDS) {
@@ -176,8 +180,26 @@ export class Tally {
 				windowSeconds: this.windowSeconds
 			},
 			noncesReused: this.#noncesReused,
+			clients: this.#clientCounts(),
 			unreadable: byCount(this.#unreadable).map(({ key, count }) => ({ code: key, count }))
 		};
+	}
+
+	/**
+	 * The likely clients counted, most first; ties in the order of CLIENT_IDS, a client before
+	 * groups of several, 'unknown' last.
+	 */
+	#clientCounts(): { id: string; count: number }[] {
+		const counts: { group: number; count: number }[] = [];
+		this.#clients.forEach((count, group) => {
+			if (count > 0) counts.push({ group, count });
+		});
+		// 0 (unknown) last; one client (a power of 2) before several; then by the lowest client.
+		const rank = (group: number) =>
+			group === 0 ? 1 << 20 : ((group & (group - 1)) === 0 ? 0 : 1 << 10) + (group & -group);
+		return counts
+			.sort((a, b) => b.count - a.count || rank(a.group) - rank(b.group))
+			.map(({ group, count }) => ({ id: clientGroupId(group), count }));
 	}
 
 	summary(run: {
@@ -197,6 +219,7 @@ export class Tally {
 			unexplained: counts.unexplained,
 			clock: counts.clock,
 			noncesReused: counts.noncesReused,
+			clients: counts.clients,
 			unreadable: counts.unreadable,
 			kids: [...this.#kids.values()].sort(
 				(a, b) => b.requests - a.requests || (a.kid < b.kid ? -1 : 1)

@@ -39,6 +39,12 @@ export interface VerdictRecord {
 	clock: { ageSeconds: number | null; outsideWindow: boolean } | null;
 	/** The number of the earlier request that used the same kid and nonce, or null. */
 	nonceFirstUsedAt: number | null;
+	/**
+	 * Which of the vendor's clients most likely made it, as a code of $lib/diagnosis/likely-client
+	 * (clientsOf, confidenceOf, clientGroupId): from its header's shape, and for a mismatch from its
+	 * mistake once known. UNKNOWN_CLIENT (0) for an unreadable one.
+	 */
+	client: number;
 	/** Why it could not be read, for 'unreadable'. */
 	unreadable: Unreadable | null;
 }
@@ -66,6 +72,11 @@ export interface TriageSummary {
 	clock: { outsideWindow: number; withLoggedTime: number; windowSeconds: number };
 	/** Requests that reuse a nonce an earlier request of the same kid used. */
 	noncesReused: number;
+	/**
+	 * Readable requests per likely client, most first: a client's id, the ids of the clients that
+	 * share a shape joined by "|", or 'unknown' (see $lib/diagnosis/likely-client).
+	 */
+	clients: { id: string; count: number }[];
 	/** Unreadable ones per reason. */
 	unreadable: { code: UnreadableCode; count: number }[];
 	/** Per kid, most requests first (at most 10,000 kids; `otherKids` counts the requests past that). */
@@ -87,7 +98,14 @@ export type HmacEngine = 'own' | 'noble' | 'subtle';
 /** The Summary's counts so far: those of a summary that grow while the verdicts come. */
 export type TriageCounts = Pick<
 	TriageSummary,
-	'requests' | 'groups' | 'mistakes' | 'unexplained' | 'clock' | 'noncesReused' | 'unreadable'
+	| 'requests'
+	| 'groups'
+	| 'mistakes'
+	| 'unexplained'
+	| 'clock'
+	| 'noncesReused'
+	| 'clients'
+	| 'unreadable'
 >;
 
 export interface TriageProgress {

@@ -3,7 +3,8 @@
 // verifying, much of it on the page's main thread. A batch instead travels as a few columns: the
 // numbers in one Float64Array, the kinds and flags in one Uint16Array (both transferred, not
 // copied), the texts in one string cut at the offsets of a Uint32Array, and the few records with a
-// mistake or a reason they are unreadable beside them. decodeVerdicts gives back records equal to
+// mistake or a reason they are unreadable beside them; the likely client is one small integer a
+// record in a Uint16Array of its own. decodeVerdicts gives back records equal to
 // those encoded.
 import type { UriForm } from '$lib/mac';
 import type { SentAtSource } from '$lib/read/sent-at';
@@ -16,6 +17,8 @@ export interface VerdictBatch {
 	values: Float64Array<ArrayBuffer>;
 	/** Per record: the bits below. */
 	flags: Uint16Array<ArrayBuffer>;
+	/** Per record: its likely client's code ($lib/diagnosis/likely-client, 10 bits). */
+	clients: Uint16Array<ArrayBuffer>;
 	/** Per record: method, url, kid and authorization, one after the other. */
 	text: string;
 	/** Where each of those four texts ends in `text`. */
@@ -44,6 +47,7 @@ export function encodeVerdicts(records: readonly VerdictRecord[]): VerdictBatch 
 	const count = records.length;
 	const values = new Float64Array(count * VALUES);
 	const flags = new Uint16Array(count);
+	const clients = new Uint16Array(count);
 	const ends = new Uint32Array(count * TEXTS);
 	const texts: string[] = [];
 	const rare: VerdictBatch['rare'] = [];
@@ -77,6 +81,7 @@ export function encodeVerdicts(records: readonly VerdictRecord[]): VerdictBatch 
 			values[at + 4] = record.nonceFirstUsedAt;
 		}
 		flags[index] = bits;
+		clients[index] = record.client;
 		const text = index * TEXTS;
 		texts.push(record.method, record.url, record.kid, record.authorization);
 		ends[text] = end += record.method.length;
@@ -86,12 +91,12 @@ export function encodeVerdicts(records: readonly VerdictRecord[]): VerdictBatch 
 		if (record.mistake !== null || record.unreadable !== null)
 			rare.push({ index, mistake: record.mistake, unreadable: record.unreadable });
 	}
-	return { count, values, flags, text: texts.join(''), ends, rare };
+	return { count, values, flags, clients, text: texts.join(''), ends, rare };
 }
 
 /** What postMessage may move rather than copy. */
 export function transferables(batch: VerdictBatch): Transferable[] {
-	return [batch.values.buffer, batch.flags.buffer, batch.ends.buffer];
+	return [batch.values.buffer, batch.flags.buffer, batch.clients.buffer, batch.ends.buffer];
 }
 
 /** Record `index` of a batch, its mistake and reason unreadable left null. */
@@ -130,6 +135,7 @@ function decodeAt(batch: VerdictBatch, index: number): VerdictRecord {
 					}
 				: null,
 		nonceFirstUsedAt: bits & NONCE_FIRST ? (values[at + 4] as number) : null,
+		client: batch.clients[index] as number,
 		unreadable: null
 	};
 }
@@ -239,6 +245,12 @@ export class VerdictColumns {
 		return (
 			(((this.#batches[this.#batch] as VerdictBatch).flags[row] as number) & NONCE_FIRST) !== 0
 		);
+	}
+
+	/** Its likely client's code. */
+	client(index: number): number {
+		const row = this.#find(index);
+		return (this.#batches[this.#batch] as VerdictBatch).clients[row] as number;
 	}
 
 	/** One of its texts: 0 method, 1 url, 2 kid, 3 authorization. */

@@ -5,6 +5,7 @@ import { attempt, baseString, isTimestamp, parseAuthorization, requestTarget } f
 import { BASE_URLS, hostsOf } from '$lib/account-api/deployments';
 import { clockCheck } from '$lib/diagnosis/clock-check';
 import { diagnose, type DiagnoseInput } from '$lib/diagnosis/diagnose';
+import { UNKNOWN_CLIENT, clientCode, headerShape } from '$lib/diagnosis/likely-client';
 import type { DigestSigner } from '$lib/diagnosis/diagnose';
 import { fastAuthorization, fastTarget, type FastTarget } from './fast-parse';
 import type { MacChecks } from './hmac';
@@ -47,6 +48,7 @@ export function unreadableRecord(unreadable: Unreadable, request?: LoggedRequest
 		sentAt: request?.sentAt ?? null,
 		clock: null,
 		nonceFirstUsedAt: null,
+		client: UNKNOWN_CLIENT,
 		unreadable
 	};
 }
@@ -103,6 +105,9 @@ export function checkRequest(
 		sentAt: request.sentAt,
 		clock,
 		nonceFirstUsedAt: context.nonces.see(kid, nonce, number),
+		// From the header's shape: one pass over it and a table lookup (a mismatch's mistake refines
+		// it, in the engine, once known).
+		client: clientCode(headerShape(request.authorization)),
 		unreadable: null
 	};
 	const macKey = context.keyring.keyFor(kid);

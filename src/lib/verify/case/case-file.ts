@@ -9,8 +9,10 @@ import { macErrorText } from '$lib/i18n/mac-error-text';
 import { urlRewritesText } from '$lib/i18n/url-rewrite-text';
 import { render as renderDiagnosis } from 'virtual:messages/diagnosis';
 import { render as renderPaste } from 'virtual:messages/paste';
-import { shownString } from '../../i18n/shown-text';
+import { render as renderClient } from 'virtual:messages/client';
+import { shownParts, shownString } from '../../i18n/shown-text';
 import type { ClockCheck } from '../../diagnosis/clock-check';
+import type { LikelyClient } from '../../diagnosis/likely-client';
 import { maskKid, masker } from '../../diagnosis/mask-kid';
 import type { Diagnosis } from '../../diagnosis/verdict';
 import type { SignedRequestKind } from '../../read/parse-signed-request';
@@ -25,6 +27,8 @@ export interface CaseInput {
 	url: string;
 	diagnosis: Diagnosis;
 	clock?: ClockCheck;
+	/** Which of the vendor's clients most likely made it. */
+	likelyClient?: LikelyClient;
 	/** What the paste was, and what was read from it. */
 	source?: { kind: SignedRequestKind; understood: Text[] };
 }
@@ -115,6 +119,13 @@ function code(text: string): string {
 	return `${fence}${longest > 0 ? ' ' : ''}${text}${longest > 0 ? ' ' : ''}${fence}`;
 }
 
+/** A client_* Text as Markdown, its values in code spans. */
+function markdown(value: Text): string {
+	return shownParts(renderClient, value)
+		.map((part) => (part.code ? code(part.text) : part.text))
+		.join('');
+}
+
 /** The case as Markdown for a ticket: inputs, verdict, diagnosis and the test vector. */
 export function caseFileMarkdown(input: CaseInput, options: CaseOptions = {}): string {
 	const revealKid = options.revealKid ?? false;
@@ -146,6 +157,7 @@ export function caseFileMarkdown(input: CaseInput, options: CaseOptions = {}): s
 		`- ${shown(diagnosis.message)}`
 	);
 	if (input.clock) out.push(`- ${m.verify_case_clock({ message: shown(input.clock.message) })}`);
+	if (input.likelyClient) out.push(`- ${m.client_label()} ${markdown(input.likelyClient.summary)}`);
 	if (diagnosis.explanations.length > 0) {
 		out.push('', `## ${m.verify_case_diagnosis()}`, '');
 		diagnosis.explanations.forEach((reproduction, index) => {

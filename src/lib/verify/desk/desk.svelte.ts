@@ -15,6 +15,7 @@ import { clockCheck } from '../../diagnosis/clock-check';
 import { diffLoggedBaseString } from '../../diagnosis/base-string-diff';
 import { diagnose } from '../../diagnosis/diagnose';
 import type { Diagnosis } from '../../diagnosis/verdict';
+import { likelyClient, type LikelyClient } from '../../diagnosis/likely-client';
 import { BASE_URLS, hostsOf } from '$lib/account-api/deployments';
 import type { VerifyExample } from './examples';
 import {
@@ -195,6 +196,35 @@ export class VerifyDesk {
 				})
 			: Promise.resolve(null)
 	);
+
+	/** The Authorization header as the paste writes it: its parts' separator is part of its shape. */
+	readonly #authorizationText = $derived.by(() => {
+		const request = this.request;
+		if (!request) return '';
+		if (request.authorizationValue !== undefined) return request.authorizationValue;
+		// A header pasted alone, perhaps after a log line's time.
+		const text = this.signedRequest;
+		const at = text.search(/(?:\bauthorization[ \t]*:[ \t]*)?\bmac[ \t]/i);
+		return at < 0 ? text : text.slice(at);
+	});
+
+	/**
+	 * Which of the vendor's clients most likely made the request: from its shape, and from the
+	 * likeliest mistake once the diagnosis of this request has one.
+	 */
+	readonly likelyClient: LikelyClient | null = $derived.by(() => {
+		if (!this.request) return null;
+		const diagnosis = this.settledDiagnosis;
+		const current =
+			diagnosis && diagnosis.customerMac === this.request.authorization.mac.trim()
+				? diagnosis
+				: null;
+		return likelyClient({
+			authorization: this.#authorizationText,
+			mistakes: current?.explanations[0]?.id ?? null,
+			url: this.url
+		});
+	});
 
 	readonly diff = $derived(
 		this.customerBase === '' || this.expectedBase === ''

@@ -1,0 +1,292 @@
+// "Likely client": requests shaped as each of the vendor's clients makes them (their code read from
+// the vendor's docs and SDK, see src/lib/diagnosis/client-profiles.ts) are named for that client
+// where its shape is its own, and never named with confidence where two clients share a shape. When
+// the client zoo has run (tests/clients, its results.json in ZOO_OUT or the temporary folder), its
+// real requests are classified too.
+import { existsSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { render } from 'virtual:messages/client';
+import { shownString } from '$lib/i18n/shown-text';
+import {
+	CLIENT_IDS,
+	CLIENT_PROFILES,
+	clientCode,
+	clientGroupId,
+	clientGroupOf,
+	clientsOf,
+	confidenceOf,
+	decodeShape,
+	headerShape,
+	likelyClient,
+	writtenPort,
+	type ClientId
+} from '$lib/diagnosis/likely-client';
+
+const KID = '1/hC0vtMo7ke0Hkd-iI8-zcAwy7vKds9si93l7qBmNFxJkylWEOYEzGqa7k_9iw';
+const MAC = 'XWTPmq6A6LzgK8BbNDwj+kE4gzs=';
+const TS = '1780000000';
+
+/** `MAC id="…",ts="…",nonce="…",mac="…"` joined as a client joins it. */
+function header(nonce: string, options: { ts?: string; space?: boolean } = {}): string {
+	const join = options.space ? ', ' : ',';
+	return `MAC ${[`id="${KID}"`, `ts="${options.ts ?? TS}"`, `nonce="${nonce}"`, `mac="${MAC}"`].join(join)}`;
+}
+
+const base64Nonce = () =>
+	Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64');
+
+/** One request as each client writes its header (ts of today: 10 digits, padded or not). */
+const AS_MADE: Record<ClientId, () => string> = {
+	'docs-shell': () => header('8IBTHwOdqNKAWeKl7plt8g=='),
+	'docs-node-current': () => header(base64Nonce(), { space: true }),
+	'docs-node-old': () => header(base64Nonce()),
+	'docs-java': () => header(base64Nonce()),
+	'docs-php': () => header('== XinDong_Lee-JiEun =='),
+	'docs-python3': () => header('qUzVbHrtWkLmPoAs'),
+	'docs-go': () => header('8IBTHwOdqNKAWeKl7plt66=='),
+	'unity-sdk': () => header(String(1_335_075_827))
+};
+
+/** The line in English, as /verify shows it. */
+const inWords = (authorization: string, mistakes?: string[], url?: string) =>
+	shownString(render, likelyClient({ authorization, mistakes, url }).summary);
+
+describe('the shape of a header', () => {
+	it('reads the separator, order, nonce and ts in one pass', () => {
+		expect(decodeShape(headerShape(header('8IBTHwOdqNKAWeKl7plt8g==')))).toEqual({
+			readable: true,
+			separator: 'comma',
+			usualOrder: true,
+			ext: false,
+			quoted: true,
+			nonce: 'shell-sample',
+			ts: 'ten-digits'
+		});
+		const shape = decodeShape(
+			headerShape(`Authorization: MAC id="a", nonce="abc", ts="0999999999", ext="x", mac=b`)
+		);
+		expect(shape).toMatchObject({
+			separator: 'comma-space',
+			usualOrder: false,
+			ext: true,
+			quoted: false,
+			nonce: 'other',
+			ts: 'padded'
+		});
+	});
+
+	it('tells each nonce style and ts style apart', () => {
+		const nonce = (value: string) => decodeShape(headerShape(header(value))).nonce;
+		expect(nonce('IV7NZHa/p+/5cTbbDUCzSw==')).toBe('base64-16');
+		// 24 characters ending == but not 16 bytes (the last character keeps bits): not Base64 of 16.
+		expect(nonce('IV7NZHa/p+/5cTbbDUCzSx==')).toBe('other');
+		expect(nonce('abcdefghijklmnop')).toBe('letters-16');
+		expect(nonce('abcdefghijklmno1')).toBe('other');
+		expect(nonce('0')).toBe('decimal');
+		expect(nonce('2147483646')).toBe('decimal');
+		expect(nonce('2147483647')).toBe('other');
+		expect(nonce('0123')).toBe('other');
+		expect(nonce('8IBTHwOdqNKAWeKl7plt66==')).toBe('go-sample');
+		expect(nonce('== XinDong_Lee-JiEun ==')).toBe('php-sample');
+		const ts = (value: string) => decodeShape(headerShape(header('x', { ts: value }))).ts;
+		expect(ts('0999999999')).toBe('padded');
+		expect(ts('999999999')).toBe('unpadded');
+		expect(ts('1780000000')).toBe('ten-digits');
+		expect(ts('1780000000123')).toBe('milliseconds');
+		expect(ts('17800000.5')).toBe('other');
+	});
+
+	it('says unreadable for what is not a MAC header with id, ts, nonce and mac', () => {
+		for (const text of [
+			'',
+			'Bearer abc',
+			'MAC id="a",ts="1",nonce="n"',
+			'MAC id="a",id="b",ts="1",nonce="n",mac="m"',
+			'MAC id="a",ts="1",nonce="n",mac="m",foo="x"',
+			'MAC id="a,ts="1"'
+		])
+			expect(decodeShape(headerShape(text)).readable, text).toBe(false);
+	});
+
+	it('scans a long hostile header in linear time', () => {
+		const hostile = `MAC id="${'"'.repeat(0)}${'a='.repeat(200_000)}`;
+		const started = performance.now();
+		expect(decodeShape(headerShape(hostile)).readable).toBe(false);
+		const long = header('x').replace(KID, 'k'.repeat(1_000_000));
+		expect(decodeShape(headerShape(long)).readable).toBe(true);
+		const escaped = `MAC id="${'\\"'.repeat(300_000)}",ts="1",nonce="n",mac="m"`;
+		expect(decodeShape(headerShape(escaped)).readable).toBe(true);
+		expect(performance.now() - started).toBeLessThan(500);
+	});
+});
+
+describe('the likely client', () => {
+	it('names each client whose shape is its own, with high confidence', () => {
+		for (const id of CLIENT_IDS) {
+			if (id === 'docs-java' || id === 'docs-node-old') continue;
+			const found = likelyClient({ authorization: AS_MADE[id]() });
+			expect(found.clients, id).toEqual([id]);
+			expect(found.confidence, id).toBe('high');
+		}
+		expect(inWords(AS_MADE['docs-php']())).toBe(
+			"docs PHP sample (the PHP sample's fixed nonce == XinDong_Lee-JiEun ==, header parts joined by , with no space), high confidence"
+		);
+		expect(inWords(AS_MADE['docs-node-current']())).toBe(
+			'docs Node.js sample (current) (nonce Base64 of 16 bytes, header parts joined by , ), high confidence'
+		);
+	});
+
+	it('names both the Java and the older Node.js samples, with low confidence, for the shape they share', () => {
+		const found = likelyClient({ authorization: AS_MADE['docs-java']() });
+		expect(found.clients).toEqual(['docs-node-old', 'docs-java']);
+		expect(found.confidence).toBe('low');
+		expect(found.id).toBe('docs-node-old|docs-java');
+		expect(shownString(render, found.summary)).toBe(
+			'docs Node.js sample (older) or docs Java sample (nonce Base64 of 16 bytes, header parts joined by , with no space), low confidence: these clients make requests of this shape alike'
+		);
+	});
+
+	it('tells Java from the older Node.js sample by a mistake only one makes, or by the ts', () => {
+		const java = AS_MADE['docs-java']();
+		const url = 'https://open.tapapis.cn:443/account/profile/v1?client_id=x';
+		expect(likelyClient({ authorization: java, mistakes: ['uri-with-port'], url })).toMatchObject({
+			clients: ['docs-java'],
+			confidence: 'high'
+		});
+		expect(inWords(java, ['uri-with-port'], url)).toBe(
+			'docs Java sample (nonce Base64 of 16 bytes, header parts joined by , with no space, :443 in the signed URI), high confidence'
+		);
+		for (const id of ['key-latin1', 'key-gbk', 'uri-after-last-host'])
+			expect(likelyClient({ authorization: java, mistakes: [id] }).clients, id).toEqual([
+				'docs-java'
+			]);
+		expect(likelyClient({ authorization: java, mistakes: 'ts-other' })).toMatchObject({
+			clients: ['docs-node-old'],
+			confidence: 'high'
+		});
+		// A host of the older docs: of the two, only the older Node.js sample signs one apart from the
+		// URL it calls (PHP and Python do too, but their shapes are their own).
+		expect(likelyClient({ authorization: java, mistakes: 'host-legacy' })).toMatchObject({
+			clients: ['docs-node-old'],
+			confidence: 'medium'
+		});
+		// A ts before 2001: Java pads it, the older Node.js sample does not.
+		const padded = header(base64Nonce(), { ts: '0999999999' });
+		expect(likelyClient({ authorization: padded })).toMatchObject({
+			clients: ['docs-java'],
+			confidence: 'medium'
+		});
+		expect(inWords(padded)).toContain('ts padded to 10 digits');
+		const unpadded = header(base64Nonce(), { ts: '999999999' });
+		expect(likelyClient({ authorization: unpadded }).clients).toEqual(['docs-node-old']);
+	});
+
+	it('never names one client with confidence where two share a shape', () => {
+		// Every two profiles whose requests can look alike: the same separator and nonce (a ts of
+		// 10 digits fits padded and unpadded).
+		for (const a of CLIENT_PROFILES)
+			for (const b of CLIENT_PROFILES) {
+				if (a === b || a.separator !== b.separator || a.nonce !== b.nonce) continue;
+				const found = likelyClient({ authorization: AS_MADE[a.id]() });
+				expect(found.confidence, `${a.id} / ${b.id}`).toBe('low');
+				expect(found.clients).toEqual(expect.arrayContaining([a.id, b.id]));
+			}
+	});
+
+	it('keeps the shape over a mistake only another client makes, one step less sure', () => {
+		const php = likelyClient({ authorization: AS_MADE['docs-php'](), mistakes: ['hmac-sha256'] });
+		expect(php).toMatchObject({ clients: ['docs-php'], confidence: 'medium' });
+		// A mistake no profile lists (the kid used as the key: anyone's) changes nothing.
+		const unity = likelyClient({ authorization: AS_MADE['unity-sdk'](), mistakes: 'key-is-kid' });
+		expect(unity).toMatchObject({ clients: ['unity-sdk'], confidence: 'high' });
+		expect(
+			likelyClient({ authorization: AS_MADE['unity-sdk'](), mistakes: 'hmac-sha256+key-ascii' })
+				.evidence.length
+		).toBe(4);
+	});
+
+	it('says unknown, and why, for shapes no client makes', () => {
+		const cases: [string, string][] = [
+			// oauthlib: a long decimal nonce, ", ".
+			[header('118431958376293861501780000000', { space: true }), 'a nonce of no client'],
+			// rack-oauth2: id, nonce, ts, mac.
+			[
+				`MAC id="a", nonce="5:0123456789abcdef0123456789abcdef", ts="${TS}", mac="${MAC}"`,
+				'parts in another order'
+			],
+			[header(base64Nonce(), { ts: '1780000000123' }), 'ts in milliseconds'],
+			[`MAC id="a",ts="${TS}",nonce="x",ext="e",mac="${MAC}"`, 'ext'],
+			[`MAC id="a",ts="${TS}", nonce="${base64Nonce()}",mac="${MAC}"`, 'mixed separators'],
+			['Bearer abc', 'cannot be read'],
+			// 16 letters joined by ", ": each feature is some client's, no client has both.
+			[header('qUzVbHrtWkLmPoAs', { space: true }), 'nonce of 16 ASCII letters']
+		];
+		for (const [authorization, reason] of cases) {
+			const found = likelyClient({ authorization });
+			expect(found, authorization).toMatchObject({ clients: [], confidence: null, id: 'unknown' });
+			expect(inWords(authorization)).toMatch(/^unknown \(/);
+			expect(inWords(authorization)).toContain(reason);
+		}
+	});
+
+	it('gives the same answer as a small integer, for a column of verdicts', () => {
+		for (const id of CLIENT_IDS) {
+			const authorization = AS_MADE[id]();
+			const full = likelyClient({ authorization });
+			const code = clientCode(headerShape(authorization));
+			expect(code).toBe(full.code);
+			expect(clientsOf(code)).toEqual(full.clients);
+			expect(confidenceOf(code)).toBe(full.confidence);
+			expect(clientGroupId(code)).toBe(full.id);
+			expect(clientGroupOf(full.id)).toBe(code & 0xff);
+			expect(code).toBeLessThan(1 << 10);
+		}
+		const java = headerShape(AS_MADE['docs-java']());
+		expect(clientsOf(clientCode(java, 'uri-with-port'))).toEqual(['docs-java']);
+		expect(clientsOf(clientCode(java, 'unexplained'))).toEqual(['docs-node-old', 'docs-java']);
+		expect(clientGroupOf('unknown')).toBe(0);
+		expect(clientGroupOf('docs-nope')).toBe(0);
+	});
+
+	it('finds the port a URL writes', () => {
+		expect(writtenPort('https://open.tapapis.cn:443/a?b=c:1')).toBe('443');
+		expect(writtenPort('https://user:pw@h:8443/')).toBe('8443');
+		expect(writtenPort('https://open.tapapis.cn/a:1')).toBe('');
+		expect(writtenPort('https://[::1]/')).toBe('');
+		expect(writtenPort('https://[::1]:8080/')).toBe('8080');
+	});
+});
+
+/** The zoo's results (tests/clients): each client's real requests, when it has run here. */
+const ZOO_RESULTS = join(process.env.ZOO_OUT ?? join(tmpdir(), 'mac-token-zoo'), 'results.json');
+
+interface ZooOutcome {
+	request: { id: string; client: ClientId; url: string };
+	sent: { authorization: string };
+	expectedIds: string[];
+}
+
+describe.skipIf(!existsSync(ZOO_RESULTS))("the zoo's requests", () => {
+	it('are each named for their client, or for a set holding it with low confidence', () => {
+		const outcomes = JSON.parse(readFileSync(ZOO_RESULTS, 'utf8')) as ZooOutcome[];
+		expect(outcomes.length).toBeGreaterThan(0);
+		const named = new Set<ClientId>();
+		for (const { request, sent, expectedIds } of outcomes) {
+			const found = likelyClient({
+				authorization: sent.authorization,
+				mistakes: expectedIds,
+				url: request.url
+			});
+			expect(found.clients, request.id).toContain(request.client);
+			if (found.clients.length > 1) expect(found.confidence, request.id).toBe('low');
+			else named.add(request.client);
+		}
+		// Every client is named alone somewhere in its matrix (Java and the older Node.js sample by
+		// the mistakes only each makes).
+		expect([...named].sort()).toEqual(
+			[...new Set(outcomes.map((outcome) => outcome.request.client))].sort()
+		);
+	});
+});

@@ -1,0 +1,171 @@
+// The likely client in triage: each verdict carries it (refined by a mismatch's mistake), the
+// Summary counts readable requests per client, the CSV and the Markdown carry it, and so does the
+// command line's summary, text and JSON.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { clientGroupId, confidenceOf } from '$lib/diagnosis/likely-client';
+import { main } from '$lib/triage/cli';
+import { CSV_COLUMNS, summaryMarkdown, verdictsCsv } from '$lib/triage/exports';
+import { triageText } from '$lib/triage/engine';
+import { TriageDesk } from '$lib/triage-desk/desk.svelte';
+import type { TriageSummary, VerdictRecord } from '$lib/triage/types';
+import { ndjsonLine, signAs, type ShapedClient } from './client-shaped';
+import { workerChannel } from './triage-channel';
+
+const KID = 'kid-of-a-zoo-customer-77';
+const KEY = 'zoo-customer-key-Qx81';
+const URL = 'https://open.tapapis.cn/account/profile/v1?client_id=zoo-app';
+const NOW = 1_780_000_000;
+
+/** Requests as each client makes them, in log order, with the group triage must put each in. */
+const PLAN: [ShapedClient, string, Partial<Parameters<typeof signAs>[1]>?][] = [
+	['docs-php', 'docs-php'],
+	['docs-php', 'docs-php'],
+	['docs-php', 'docs-php'],
+	['docs-python3', 'docs-python3'],
+	['docs-python3', 'docs-python3'],
+	['unity-sdk', 'unity-sdk'],
+	['unity-sdk', 'unity-sdk', { sha256: true }],
+	['docs-shell', 'docs-shell'],
+	['docs-go', 'docs-go'],
+	['docs-node-current', 'docs-node-current'],
+	['docs-java', 'docs-node-old|docs-java'],
+	['docs-java', 'docs-node-old|docs-java'],
+	// The other deployment's host signed: a mistake only the older Node.js sample makes.
+	['docs-node-old', 'docs-node-old', { signedHost: 'open.tapapis.com' }]
+];
+
+const requests = PLAN.map(([client, , signing], index) =>
+	signAs(client, { kid: KID, key: KEY, url: URL, seconds: NOW + index, ...signing })
+);
+const LOG = [
+	...requests.map((request, index) => ndjsonLine(request, NOW + index)),
+	// rack-oauth2's order (id, nonce, ts, mac): no vendor client's.
+	JSON.stringify({
+		method: 'GET',
+		url: URL,
+		authorization: `MAC id="${KID}", nonce="5:abc", ts="${NOW}", mac="x"`
+	}),
+	'not json'
+].join('\n');
+
+let verdicts: VerdictRecord[] = [];
+let summary: TriageSummary;
+
+beforeAll(async () => {
+	const all: VerdictRecord[] = [];
+	summary = await triageText(LOG, `${KID} ${KEY}`, {
+		nowMs: NOW * 1000,
+		onVerdicts: (batch) => void all.push(...batch)
+	});
+	verdicts = all;
+});
+
+describe('triage names the likely client', () => {
+	it('of every request, a mismatch by its mistake too', () => {
+		expect(verdicts.map((record) => clientGroupId(record.client))).toEqual([
+			...PLAN.map(([, group]) => group),
+			'unknown',
+			'unknown'
+		]);
+		const sha256 = verdicts[6] as VerdictRecord;
+		expect(sha256).toMatchObject({ verdict: 'mismatch', mistake: 'hmac-sha256' });
+		expect(confidenceOf(sha256.client)).toBe('high');
+		const otherHost = verdicts[12] as VerdictRecord;
+		expect(otherHost).toMatchObject({ verdict: 'mismatch', mistake: 'host-other-deployment' });
+		expect(confidenceOf(otherHost.client)).toBe('high');
+		expect(confidenceOf((verdicts[10] as VerdictRecord).client)).toBe('low');
+	});
+
+	it('and counts the readable requests per client, most first', () => {
+		expect(summary.clients).toEqual([
+			{ id: 'docs-php', count: 3 },
+			{ id: 'docs-python3', count: 2 },
+			{ id: 'unity-sdk', count: 2 },
+			{ id: 'docs-node-old|docs-java', count: 2 },
+			{ id: 'docs-shell', count: 1 },
+			{ id: 'docs-node-current', count: 1 },
+			{ id: 'docs-node-old', count: 1 },
+			{ id: 'docs-go', count: 1 },
+			{ id: 'unknown', count: 1 }
+		]);
+		expect(summary.groups.unreadable).toBe(1);
+	});
+
+	it('in the CSV (two new columns) and the Markdown summary', () => {
+		expect(CSV_COLUMNS.slice(-2)).toEqual(['likely_client', 'likely_client_confidence']);
+		const rows = verdictsCsv(verdicts).trimEnd().split('\r\n');
+		expect(rows[0]).toMatch(/,likely_client,likely_client_confidence$/);
+		expect(rows[1]).toMatch(/,docs-php,high$/);
+		expect(rows[11]).toMatch(/,docs-node-old\|docs-java,low$/);
+		expect(rows.at(-1)).toMatch(/,not-json,,$/);
+		const markdown = summaryMarkdown(summary);
+		expect(markdown).toContain('## Likely clients');
+		expect(markdown).toContain('| `docs-node-old|docs-java` | 2 |'.replace('|docs', '\\|docs'));
+		const named = summaryMarkdown(summary, { clientLabel: (id) => `client ${id}` });
+		expect(named).toContain('| client docs-php | 3 |');
+	});
+});
+
+describe('the triage page', () => {
+	it('filters the verdicts by likely client, with the other filters, and sorts by it', async () => {
+		const desk = new TriageDesk(workerChannel);
+		desk.requestsText = LOG;
+		desk.keysText = `${KID} ${KEY}`;
+		desk.start();
+		await vi.waitFor(() => expect(desk.phase).toBe('done'), { timeout: 10_000 });
+		expect(desk.summary?.clients).toEqual(summary.clients);
+		const numbers = () => [...desk.rows].map((record) => record.number);
+		desk.clientFilter = 'docs-php';
+		expect(numbers()).toEqual([1, 2, 3]);
+		desk.clientFilter = 'docs-node-old|docs-java';
+		expect(numbers()).toEqual([11, 12]);
+		// 'unknown' holds the readable requests no client fits, not the unreadable line.
+		desk.clientFilter = 'unknown';
+		expect(numbers()).toEqual([14]);
+		desk.groupFilter = 'mismatch';
+		desk.clientFilter = 'unity-sdk';
+		expect(numbers()).toEqual([7]);
+		desk.groupFilter = 'all';
+		desk.clientFilter = 'all';
+		desk.sortBy('client');
+		expect(clientGroupId(desk.rows.at(0).client)).toBe('unknown');
+		expect(desk.rows.at(0).verdict).toBe('unreadable');
+		expect(clientGroupId(desk.rows.at(desk.rows.length - 2).client)).toBe('unity-sdk');
+		expect(clientGroupId(desk.rows.at(desk.rows.length - 1).client)).toBe('unknown');
+		desk.dispose();
+	});
+});
+
+describe('npm run triage', () => {
+	let dir = '';
+	beforeAll(async () => {
+		dir = await mkdtemp(join(tmpdir(), 'triage-clients-'));
+		await writeFile(join(dir, 'log.ndjson'), LOG);
+		await writeFile(join(dir, 'keys.txt'), `${KID} ${KEY}\n`);
+	});
+	afterAll(() => rm(dir, { recursive: true, force: true }));
+
+	const run = async (...extra: string[]) => {
+		let stdout = '';
+		const code = await main([join(dir, 'log.ndjson'), '--keys', join(dir, 'keys.txt'), ...extra], {
+			stdout: (text) => (stdout += text),
+			stderr: (text) => (stdout += text)
+		});
+		return { code, stdout };
+	};
+
+	it('names the counts per client in its text and its JSON summary, and in the CSV', async () => {
+		const text = await run();
+		expect(text.code).toBe(1);
+		expect(text.stdout).toContain('## Likely clients');
+		expect(text.stdout).toContain('| `docs-php` | 3 |');
+		expect(text.stdout).toContain('| `unknown` | 1 |');
+		const json = await run('--json');
+		expect(JSON.parse(json.stdout).clients).toEqual(summary.clients);
+		const csv = await readFile(join(dir, 'log.ndjson.verdicts.csv'), 'utf8');
+		expect(csv.split('\r\n')[4]).toMatch(/,docs-python3,high$/);
+	});
+});
