@@ -4,6 +4,26 @@ import { text, type Text } from '$lib/i18n/text';
 import { fromBase64, isBase64 } from '$lib/mac';
 import type { CatalogueEntry } from './entry';
 
+/**
+ * A key's bytes as one mistake makes them, kept for the few keys a triage diagnoses again and again:
+ * the same bytes object each time, so that the signer's keyed state and the identities built from
+ * the bytes are found again instead of made anew. Past 64 keys it starts over.
+ */
+function keptBytes<T extends Uint8Array | null>(make: (key: string) => T): (key: string) => T {
+	const kept = new Map<string, T>();
+	return (key) => {
+		let bytes = kept.get(key);
+		if (bytes === undefined) {
+			if (kept.size >= 64) kept.clear();
+			bytes = make(key);
+			kept.set(key, bytes);
+		}
+		return bytes;
+	};
+}
+
+const base64Decoded = keptBytes(fromBase64);
+
 export const KEY_MISTAKES = [
 	{
 		id: 'key-whitespace',
@@ -44,7 +64,7 @@ export const KEY_MISTAKES = [
 						{
 							inputs: {
 								...inputs,
-								key: fromBase64(inputs.key),
+								key: base64Decoded(inputs.key),
 								keyForm: text('diagnosis_key_base64_decoded')
 							},
 							title: text('diagnosis_title_key_base64_decoded')
