@@ -77,7 +77,19 @@ const cases: Case[] = [
 		id: 'host-other-deployment',
 		base: lines(spec({ host: 'open.tapapis.com' })),
 		title:
-			/other deployment's host \(open\.tapapis\.com\) instead of the host called \(open\.tapapis\.cn\)/
+			/overseas deployment's host \(open\.tapapis\.com\) instead of the host called \(open\.tapapis\.cn\)/
+	},
+	{
+		id: 'host-legacy',
+		base: lines(spec({ host: 'openapi.taptap.com' })),
+		title:
+			/^Signed openapi\.taptap\.com on the host line, the domestic host of the older docs, while open\.tapapis\.cn was called$/
+	},
+	{
+		id: 'host-legacy',
+		url: `https://open.tapapis.com${PATH}?client_id=abc123`,
+		base: lines(spec({ host: 'openapi.taptap.com' })),
+		title: /the domestic host of the older docs, while open\.tapapis\.com was called$/
 	},
 	{
 		id: 'host-as-written',

@@ -108,4 +108,15 @@ describe('the catalogue', () => {
 		);
 		expect([...slots]).toEqual(['query']);
 	});
+
+	it("offers the older docs' hosts only while a current host is called, its own region's first", () => {
+		expect(variants('host-legacy').map((c) => c.inputs.host)).toEqual([
+			'openapi.taptap.com',
+			'openapi.tap.io'
+		]);
+		expect(
+			variants('host-legacy', { ...inputs, host: 'open.tapapis.com' }).map((c) => c.inputs.host)
+		).toEqual(['openapi.tap.io', 'openapi.taptap.com']);
+		expect(variants('host-legacy', { ...inputs, host: 'proxy.example' })).toEqual([]);
+	});
 });

@@ -8,6 +8,7 @@ import { UNEXPLAINED, type TriageFormat, type VerdictKind } from '$lib/triage/ty
 
 const LABELS: Record<MistakeId, string> = {
 	'host-other-deployment': m.triage_mistake_host_other_deployment(),
+	'host-legacy': m.triage_mistake_host_legacy(),
 	'host-as-written': m.triage_mistake_host_as_written(),
 	'host-with-port': m.triage_mistake_host_with_port(),
 	'port-wrong': m.triage_mistake_port_wrong(),
