@@ -244,6 +244,51 @@ const cases: Case[] = [
 		base: lines(spec()),
 		title: /Base64-decoded the mac_key/
 	},
+	{
+		id: 'key-is-kid',
+		signKey: KID,
+		base: lines(spec()),
+		title:
+			/^Signed with the kid \(which the access_token repeats\) as the key instead of the mac_key$/
+	},
+	{
+		// Each character beyond ASCII as "?": .NET's Encoding.ASCII and Java's US-ASCII agree here.
+		id: 'key-ascii',
+		key: 'clé-密钥',
+		signKey: 'cl?-??',
+		base: lines(spec()),
+		title: /mac_key encoded as ASCII, each non-ASCII character as \?/
+	},
+	{
+		// .NET writes "?" for each UTF-16 code unit: a character beyond U+FFFF is "??".
+		id: 'key-ascii',
+		key: 'key-😀',
+		signKey: 'key-??',
+		base: lines(spec()),
+		title: /\.NET's Encoding\.ASCII .*as \?\?$/
+	},
+	{
+		id: 'key-ascii',
+		key: 'key-😀',
+		signKey: 'key-?',
+		base: lines(spec()),
+		title: /US-ASCII by Java's getBytes\(\): each non-ASCII character as one \?$/
+	},
+	{
+		id: 'key-latin1',
+		key: 'clé-密钥',
+		signKey: Buffer.from('cl\xe9-??', 'latin1'),
+		base: lines(spec()),
+		title: /ISO-8859-1 \(Latin-1\)/
+	},
+	{
+		// 密 is C3 DC and 钥 D4 BF in GBK (Java 17's String.getBytes("GBK")).
+		id: 'key-gbk',
+		key: 'clé-密钥',
+		signKey: Buffer.from([0x63, 0x6c, 0xa8, 0xa6, 0x2d, 0xc3, 0xdc, 0xd4, 0xbf]),
+		base: lines(spec()),
+		title: /encoded as GBK/
+	},
 	{ id: 'hmac-sha256', hash: 'sha256', base: lines(spec()), title: /HMAC-SHA-256/ },
 	{ id: 'digest-hex', encoding: 'hex', base: lines(spec()), title: /as hex/ },
 	{
@@ -344,9 +389,24 @@ describe('diagnose', () => {
 		{
 			ids: 'query-dropped+full-url',
 			base: lines(spec({ uri: `https://open.tapapis.cn${PATH}` }))
+		},
+		{
+			// The Unity SDK: its mac_algorithm hmac-sha-256 and a key with non-ASCII characters.
+			ids: 'key-ascii+hmac-sha256',
+			key: 'clé',
+			base: lines(spec()),
+			signKey: 'cl?',
+			hash: 'sha256' as const
+		},
+		{
+			ids: 'host-legacy+key-is-kid',
+			base: lines(spec({ host: 'openapi.taptap.com' })),
+			signKey: KID
 		}
-	])('names the pair $ids when two mistakes are made', async ({ ids, base, encoding, signKey }) => {
-		const result = await run({ id: 'crlf', base, encoding, signKey });
+	])('names the pair $ids when two mistakes are made', async (pair) => {
+		const { ids, base, encoding, signKey } = pair;
+		const { key, ts, hash } = pair as { key?: string; ts?: string; hash?: 'sha256' };
+		const result = await run({ id: 'crlf', base, encoding, signKey, key, ts, hash });
 		expect(result.verdict).toBe('explained');
 		expect(result.explanations[0]?.id).toBe(ids);
 		expect(result.explanations[0]?.mistakes).toHaveLength(2);

@@ -119,4 +119,31 @@ describe('the catalogue', () => {
 		).toEqual(['openapi.tap.io', 'openapi.taptap.com']);
 		expect(variants('host-legacy', { ...inputs, host: 'proxy.example' })).toEqual([]);
 	});
+
+	it('uses the kid as the key only when there is one and it is not the key', () => {
+		const mistake = mistakeById('key-is-kid');
+		expect(mistake?.variants(inputs, context)).toEqual([]);
+		expect(mistake?.variants(inputs, { ...context, kid: inputs.key as string })).toEqual([]);
+		const [kid] = mistake?.variants(inputs, { ...context, kid: 'kid-1' }) ?? [];
+		expect(kid?.inputs.key).toBe('kid-1');
+		expect(english(kid?.inputs.keyForm)).toBe('the kid in place of the mac_key');
+	});
+
+	it('encodes the key in another charset only where that changes it', () => {
+		for (const id of ['key-ascii', 'key-latin1', 'key-gbk'] as const)
+			expect(variants(id), id).toEqual([]);
+		const accented = { ...inputs, key: 'clé' };
+		expect(variants('key-ascii', accented)).toHaveLength(1);
+		expect(variants('key-latin1', accented)).toHaveLength(1);
+		expect(variants('key-gbk', accented)).toHaveLength(1);
+		// Nothing of U+0080–U+00FF: ISO-8859-1 writes what ASCII writes.
+		expect(variants('key-latin1', { ...inputs, key: '密钥' })).toEqual([]);
+		// Beyond U+FFFF, .NET ("??") and Java ("?") differ.
+		const emoji = variants('key-ascii', { ...inputs, key: 'k😀' });
+		expect(emoji.map((c) => Array.from(c.inputs.key as Uint8Array))).toEqual([
+			[0x6b, 0x3f, 0x3f],
+			[0x6b, 0x3f]
+		]);
+		expect(english(emoji[0]?.inputs.keyForm)).toBe('the mac_key encoded as ASCII');
+	});
 });
