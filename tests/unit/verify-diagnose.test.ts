@@ -175,6 +175,31 @@ const cases: Case[] = [
 		base: lines(spec({ uri: URL_CN })),
 		title: /full URL \(https:\/\/open\.tapapis\.cn\/account/
 	},
+	{
+		id: 'uri-with-port',
+		url: `https://open.tapapis.cn:443${PATH}?client_id=abc123`,
+		base: lines(spec({ uri: `:443${PATH}?client_id=abc123` })),
+		title: /^Signed the request URI with :443 before the path \(:443\/account/
+	},
+	{
+		// What a log shows of the same request: the Host header leaves the default port out.
+		id: 'uri-with-port',
+		base: lines(spec({ uri: `:443${PATH}?client_id=abc123` })),
+		title: /with :443 before the path/
+	},
+	{
+		id: 'uri-with-port',
+		url: `http://127.0.0.1:8787${PATH}?client_id=abc123`,
+		base: lines(spec({ uri: `:8787${PATH}?client_id=abc123`, host: '127.0.0.1', port: '80' })),
+		title: /with :8787 before the path .*, and port 80 of the scheme instead of 8787$/
+	},
+	{
+		id: 'uri-after-last-host',
+		url: `https://open.tapapis.cn${PATH}?client_id=abc123&redirect=open.tapapis.cn/cb`,
+		base: lines(spec({ uri: '/cb' })),
+		title:
+			/after the last open\.tapapis\.cn in it \(\/cb instead of \/account\/profile\/v1\?client_id=abc123&redirect=open\.tapapis\.cn\/cb\)/
+	},
 	{ id: 'method-lower-case', base: lines(spec({ method: 'get' })), title: /lower case \(get\)/ },
 	{ id: 'ext-line-dropped', base: spec().join('\n'), title: /ext line is lost/ },
 	{ id: 'extra-lf', base: `${lines(spec())}\n`, title: /extra line feed/ },
@@ -389,6 +414,18 @@ describe('diagnose', () => {
 		{
 			ids: 'query-dropped+full-url',
 			base: lines(spec({ uri: `https://open.tapapis.cn${PATH}` }))
+		},
+		{
+			// The docs' Java sample on a POSIX locale, its URL written with :443.
+			ids: 'uri-with-port+key-ascii',
+			key: 'clé',
+			base: lines(spec({ uri: `:443${PATH}?client_id=abc123` })),
+			signKey: 'cl?'
+		},
+		{
+			ids: 'uri-with-port+ts-padded',
+			ts: '999999999',
+			base: lines(spec({ ts: '0999999999', uri: `:443${PATH}?client_id=abc123` }))
 		},
 		{
 			// The Unity SDK: its mac_algorithm hmac-sha-256 and a key with non-ASCII characters.

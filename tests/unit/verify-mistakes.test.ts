@@ -146,4 +146,38 @@ describe('the catalogue', () => {
 		]);
 		expect(english(emoji[0]?.inputs.keyForm)).toBe('the mac_key encoded as ASCII');
 	});
+
+	it("keeps the URL's port in the request URI as the text after the host, from the URL or its port line", () => {
+		const written = { host: 'open.tapapis.cn', uri: inputs.uri };
+		expect(
+			mistakeById('uri-with-port')
+				?.variants(inputs, { ...context, written, writtenPort: ':443' })
+				.map((c) => c.inputs.uri)
+		).toEqual([`:443${inputs.uri}`]);
+		expect(
+			mistakeById('uri-with-port')
+				?.variants(inputs, { ...context, written, writtenPort: '' })
+				.map((c) => c.inputs.uri)
+		).toEqual([`:443${inputs.uri}`]);
+		// The URL names another port: the Java sample signs it in the URI and the scheme's on the port line.
+		expect(
+			mistakeById('uri-with-port')
+				?.variants({ ...inputs, port: '8443' }, { ...context, written, writtenPort: ':8443' })
+				.map((c) => [c.inputs.uri, c.inputs.port])
+		).toEqual([
+			[`:8443${inputs.uri}`, '8443'],
+			[`:8443${inputs.uri}`, '443']
+		]);
+		expect(mistakeById('uri-with-port')?.variants(inputs, context)).toEqual([]);
+	});
+
+	it('cuts the request URI after the host name only where the URI holds it again', () => {
+		const written = { host: 'open.tapapis.cn', uri: inputs.uri };
+		const cut = mistakeById('uri-after-last-host');
+		expect(cut?.variants(inputs, { ...context, written })).toEqual([]);
+		const uri = '/p?r=https://open.tapapis.cn/cb?x=open.tapapis.cn.evil/y';
+		expect(
+			cut?.variants({ ...inputs, uri }, { ...context, written }).map((c) => c.inputs.uri)
+		).toEqual(['.evil/y']);
+	});
 });

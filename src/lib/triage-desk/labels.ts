@@ -21,6 +21,8 @@ const LABELS: Record<MistakeId, string> = {
 	'query-re-encoded': m.triage_mistake_query_re_encoded(),
 	'query-sorted': m.triage_mistake_query_sorted(),
 	'full-url': m.triage_mistake_full_url(),
+	'uri-with-port': m.triage_mistake_uri_with_port(),
+	'uri-after-last-host': m.triage_mistake_uri_after_last_host(),
 	'method-lower-case': m.triage_mistake_method_lower_case(),
 	'ext-line-dropped': m.triage_mistake_ext_line_dropped(),
 	'extra-lf': m.triage_mistake_extra_lf(),

@@ -1,7 +1,35 @@
 // Mistakes in the request URI line (its path, its query, its form) and in the method line.
 import { text } from '$lib/i18n/text';
 import { reEncodings, safeDecode, sortQuery, splitUri, withQuery } from '../query-rewrites';
-import type { CatalogueEntry } from './entry';
+import type { CatalogueEntry, MistakeContext } from './entry';
+import type { SigningInputs } from '../signing-inputs';
+
+/**
+ * The docs' Java sample takes the request URI as the URL's text after the LAST occurrence of the
+ * host name (`url.substring(url.lastIndexOf(host) + host.length())`), so a written ":443" stays in
+ * front of the path, and a query holding the host's own text is cut after it; it signs the port of
+ * the scheme (443 for https, 80 for http), never the URL's. The signed URI (from the URI as sent,
+ * so that it composes with the mistakes applied before it), and whether the host was found in it.
+ */
+function afterHost(
+	inputs: SigningInputs,
+	{ written, writtenPort }: MistakeContext
+): { uri: string; inUri: boolean } | null {
+	const host = written?.host;
+	if (host === undefined || host === '') return null;
+	const last = inputs.uri.lastIndexOf(host);
+	if (last >= 0) return { uri: inputs.uri.slice(last + host.length), inUri: true };
+	// A log rebuilds the URL from the Host header, which leaves the default port out: ":443" may
+	// have been written in the URL the client was given even where the URL here shows none.
+	const port = writtenPort === undefined || writtenPort === '' ? `:${inputs.port}` : writtenPort;
+	return { uri: port + inputs.uri, inUri: false };
+}
+
+/** The Java sample's port line: the scheme's, when the URL names another. */
+function schemePort(inputs: SigningInputs, { scheme }: MistakeContext): string | null {
+	const port = scheme === 'https' ? '443' : '80';
+	return port === inputs.port ? null : port;
+}
 
 export const REQUEST_URI_MISTAKES = [
 	{
@@ -144,6 +172,65 @@ export const REQUEST_URI_MISTAKES = [
 					inputs: { ...inputs, uri: url },
 					title: text('diagnosis_title_full_url', { url })
 				}
+			];
+		}
+	},
+	{
+		id: 'uri-with-port',
+		prior: 0.04,
+		slot: 'uri-form',
+		fix: text('diagnosis_fix_uri_after_host'),
+		variants: (inputs, context) => {
+			const cut = afterHost(inputs, context);
+			if (cut === null || cut.inUri) return [];
+			const port = cut.uri.slice(0, cut.uri.length - inputs.uri.length);
+			const title = text('diagnosis_title_uri_with_port', { uri: cut.uri, port });
+			const scheme = schemePort(inputs, context);
+			return [
+				{ inputs: { ...inputs, uri: cut.uri }, title },
+				...(scheme === null
+					? []
+					: [
+							{
+								inputs: { ...inputs, uri: cut.uri, port: scheme },
+								title: text('diagnosis_title_uri_scheme_port', {
+									title,
+									port: scheme,
+									sent: inputs.port
+								})
+							}
+						])
+			];
+		}
+	},
+	{
+		id: 'uri-after-last-host',
+		prior: 0.02,
+		slot: 'uri-form',
+		fix: text('diagnosis_fix_uri_after_host'),
+		variants: (inputs, context) => {
+			const cut = afterHost(inputs, context);
+			if (cut === null || !cut.inUri || cut.uri === inputs.uri) return [];
+			const title = text('diagnosis_title_uri_after_last_host', {
+				uri: cut.uri,
+				sent: inputs.uri,
+				host: context.written?.host ?? ''
+			});
+			const scheme = schemePort(inputs, context);
+			return [
+				{ inputs: { ...inputs, uri: cut.uri }, title },
+				...(scheme === null
+					? []
+					: [
+							{
+								inputs: { ...inputs, uri: cut.uri, port: scheme },
+								title: text('diagnosis_title_uri_scheme_port', {
+									title,
+									port: scheme,
+									sent: inputs.port
+								})
+							}
+						])
 			];
 		}
 	},
