@@ -165,6 +165,30 @@ const cases: Case[] = [
 		title: /as a URL parser writes it/
 	},
 	{
+		id: 'uri-as-typed',
+		url: `https://open.tapapis.cn${PATH}?client_id=abc123&next=%2Fhome&state=it%27s%20ok`,
+		uriForm: 'as-written',
+		base: lines(spec({ uri: `${PATH}?client_id=abc123&next=%2Fhome&state=it's ok` })),
+		title:
+			/^Signed the request URI as typed \(.*state=it's ok\), while the HTTP client sent it percent-encoded/
+	},
+	{
+		id: 'uri-whatwg',
+		url: `https://open.tapapis.cn/account/./profile/v1?client_id=abc123&state=it's`,
+		uriForm: 'as-written',
+		base: lines(spec({ uri: `${PATH}?client_id=abc123&state=it%27s` })),
+		title:
+			/as Node\.js's URL class writes it, url\.pathname \+ url\.search \(\/account\/profile\/v1\?/
+	},
+	{
+		id: 'uri-dotnet',
+		url: `https://open.tapapis.cn${PATH}?client_id=abc123&tag=%7Ezoo&p=a|b`,
+		uriForm: 'as-written',
+		base: lines(spec({ uri: `${PATH}?client_id=abc123&tag=~zoo&p=a%7Cb` })),
+		title:
+			/as \.NET's Uri\.PathAndQuery writes it \(\/account\/profile\/v1\?client_id=abc123&tag=~zoo&p=a%7Cb\)/
+	},
+	{
 		id: 'query-sorted',
 		url: `https://open.tapapis.cn${PATH}?client_id=abc123&a=1`,
 		base: lines(spec({ uri: `${PATH}?a=1&client_id=abc123` })),

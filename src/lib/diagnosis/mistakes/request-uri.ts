@@ -1,6 +1,15 @@
 // Mistakes in the request URI line (its path, its query, its form) and in the method line.
 import { text } from '$lib/i18n/text';
-import { reEncodings, safeDecode, sortQuery, splitUri, withQuery } from '../query-rewrites';
+import {
+	asTyped,
+	dotnetPathAndQuery,
+	reEncodings,
+	safeDecode,
+	sortQuery,
+	splitUri,
+	whatwgPathAndSearch,
+	withQuery
+} from '../query-rewrites';
 import type { CatalogueEntry, MistakeContext } from './entry';
 import type { SigningInputs } from '../signing-inputs';
 
@@ -130,6 +139,46 @@ export const REQUEST_URI_MISTAKES = [
 		}
 	},
 	{
+		id: 'uri-as-typed',
+		// As likely as query-decoded and after it, so that where both give the same base string the
+		// plainer one is named (a sort keeps the catalogue's order for equal likelihoods); this one
+		// where the person typed an escape too (%2F kept, `'` escaped by the HTTP client), and before
+		// query-re-encoded, whose encodeURIComponent of decoded values can happen to give the same.
+		prior: 0.06,
+		slot: 'query',
+		fix: text('diagnosis_fix_uri_as_typed'),
+		variants: (inputs) => {
+			const uri = asTyped(inputs.uri);
+			return uri === inputs.uri
+				? []
+				: [
+						{
+							inputs: { ...inputs, uri },
+							title: text('diagnosis_title_uri_as_typed', { uri, sent: inputs.uri })
+						}
+					];
+		}
+	},
+	{
+		id: 'uri-dotnet',
+		// Before query-re-encoded at the same prior: what .NET writes (%7E as ~, | as %7C) can equal an
+		// encodeURIComponent of the decoded values, and .NET is what the Unity SDK runs on.
+		prior: 0.06,
+		slot: 'query',
+		fix: text('diagnosis_fix_uri_dotnet'),
+		variants: (inputs) => {
+			const uri = dotnetPathAndQuery(inputs.uri);
+			return uri === inputs.uri
+				? []
+				: [
+						{
+							inputs: { ...inputs, uri },
+							title: text('diagnosis_title_uri_dotnet', { uri, sent: inputs.uri })
+						}
+					];
+		}
+	},
+	{
 		id: 'query-re-encoded',
 		prior: 0.06,
 		slot: 'query',
@@ -146,6 +195,27 @@ export const REQUEST_URI_MISTAKES = [
 			});
 		}
 	},
+	{
+		id: 'uri-whatwg',
+		// After query-re-encoded, whose "as a URL parser writes it" is the same rewrite of the query
+		// alone and names no client (Go's url.Values writes ' as %27 too): this one where the path
+		// changes as well (/./ resolved, a bare ? dropped with it).
+		prior: 0.04,
+		slot: 'query',
+		fix: text('diagnosis_fix_uri_whatwg'),
+		variants: (inputs) => {
+			const uri = whatwgPathAndSearch(inputs.uri);
+			return uri === null || uri === inputs.uri
+				? []
+				: [
+						{
+							inputs: { ...inputs, uri },
+							title: text('diagnosis_title_uri_whatwg', { uri, sent: inputs.uri })
+						}
+					];
+		}
+	},
+
 	{
 		id: 'query-sorted',
 		prior: 0.02,
