@@ -70,22 +70,6 @@ export function keyIdentity(key: string | Uint8Array): string {
 	return identity;
 }
 
-/** Two variants with the same digest identity sign the same bytes with the same key and hash. */
-export function digestIdentity(
-	inputs: SigningInputs,
-	base: string = renderBaseString(inputs)
-): string {
-	return `${keyIdentity(inputs.key)}\u0000${inputs.hash}\u0000${base}`;
-}
-
-/** Two variants with the same identity give the same mac, so only one of them is computed. */
-export function variantIdentity(
-	inputs: SigningInputs,
-	base: string = renderBaseString(inputs)
-): string {
-	return `${inputs.encoding}\u0000${digestIdentity(inputs, base)}`;
-}
-
 /** The digest written as `encoding`. */
 export function encodeDigest(digest: Digest, encoding: DigestEncoding): string {
 	switch (encoding) {
