@@ -3,6 +3,7 @@ import {
 	BASE_URLS,
 	DEPLOYMENT_HOSTS,
 	DEPLOYMENTS,
+	deploymentOfHost,
 	hostsOf,
 	REGIONS
 } from '$lib/account-api/deployments';
@@ -28,5 +29,14 @@ describe('deployments', () => {
 		expect(hostsOf(['https://Open.Example.com:8443/x', 'not a url', ''])).toEqual([
 			'open.example.com'
 		]);
+	});
+
+	it("knows each deployment's host of the older docs, and a deployment by its current host", () => {
+		expect(REGIONS.map((region) => DEPLOYMENTS[region].legacyHost)).toEqual([
+			'openapi.taptap.com',
+			'openapi.tap.io'
+		]);
+		expect(deploymentOfHost('open.tapapis.com')?.region).toBe('overseas');
+		expect(deploymentOfHost('openapi.tap.io')).toBeUndefined();
 	});
 });

@@ -77,7 +77,19 @@ const cases: Case[] = [
 		id: 'host-other-deployment',
 		base: lines(spec({ host: 'open.tapapis.com' })),
 		title:
-			/other deployment's host \(open\.tapapis\.com\) instead of the host called \(open\.tapapis\.cn\)/
+			/overseas deployment's host \(open\.tapapis\.com\) instead of the host called \(open\.tapapis\.cn\)/
+	},
+	{
+		id: 'host-legacy',
+		base: lines(spec({ host: 'openapi.taptap.com' })),
+		title:
+			/^Signed openapi\.taptap\.com on the host line, the domestic host of the older docs, while open\.tapapis\.cn was called$/
+	},
+	{
+		id: 'host-legacy',
+		url: `https://open.tapapis.com${PATH}?client_id=abc123`,
+		base: lines(spec({ host: 'openapi.taptap.com' })),
+		title: /the domestic host of the older docs, while open\.tapapis\.com was called$/
 	},
 	{
 		id: 'host-as-written',
@@ -153,6 +165,30 @@ const cases: Case[] = [
 		title: /as a URL parser writes it/
 	},
 	{
+		id: 'uri-as-typed',
+		url: `https://open.tapapis.cn${PATH}?client_id=abc123&next=%2Fhome&state=it%27s%20ok`,
+		uriForm: 'as-written',
+		base: lines(spec({ uri: `${PATH}?client_id=abc123&next=%2Fhome&state=it's ok` })),
+		title:
+			/^Signed the request URI as typed \(.*state=it's ok\), while the HTTP client sent it percent-encoded/
+	},
+	{
+		id: 'uri-whatwg',
+		url: `https://open.tapapis.cn/account/./profile/v1?client_id=abc123&state=it's`,
+		uriForm: 'as-written',
+		base: lines(spec({ uri: `${PATH}?client_id=abc123&state=it%27s` })),
+		title:
+			/as Node\.js's URL class writes it, url\.pathname \+ url\.search \(\/account\/profile\/v1\?/
+	},
+	{
+		id: 'uri-dotnet',
+		url: `https://open.tapapis.cn${PATH}?client_id=abc123&tag=%7Ezoo&p=a|b`,
+		uriForm: 'as-written',
+		base: lines(spec({ uri: `${PATH}?client_id=abc123&tag=~zoo&p=a%7Cb` })),
+		title:
+			/as \.NET's Uri\.PathAndQuery writes it \(\/account\/profile\/v1\?client_id=abc123&tag=~zoo&p=a%7Cb\)/
+	},
+	{
 		id: 'query-sorted',
 		url: `https://open.tapapis.cn${PATH}?client_id=abc123&a=1`,
 		base: lines(spec({ uri: `${PATH}?a=1&client_id=abc123` })),
@@ -162,6 +198,31 @@ const cases: Case[] = [
 		id: 'full-url',
 		base: lines(spec({ uri: URL_CN })),
 		title: /full URL \(https:\/\/open\.tapapis\.cn\/account/
+	},
+	{
+		id: 'uri-with-port',
+		url: `https://open.tapapis.cn:443${PATH}?client_id=abc123`,
+		base: lines(spec({ uri: `:443${PATH}?client_id=abc123` })),
+		title: /^Signed the request URI with :443 before the path \(:443\/account/
+	},
+	{
+		// What a log shows of the same request: the Host header leaves the default port out.
+		id: 'uri-with-port',
+		base: lines(spec({ uri: `:443${PATH}?client_id=abc123` })),
+		title: /with :443 before the path/
+	},
+	{
+		id: 'uri-with-port',
+		url: `http://127.0.0.1:8787${PATH}?client_id=abc123`,
+		base: lines(spec({ uri: `:8787${PATH}?client_id=abc123`, host: '127.0.0.1', port: '80' })),
+		title: /with :8787 before the path .*, and port 80 of the scheme instead of 8787$/
+	},
+	{
+		id: 'uri-after-last-host',
+		url: `https://open.tapapis.cn${PATH}?client_id=abc123&redirect=open.tapapis.cn/cb`,
+		base: lines(spec({ uri: '/cb' })),
+		title:
+			/after the last open\.tapapis\.cn in it \(\/cb instead of \/account\/profile\/v1\?client_id=abc123&redirect=open\.tapapis\.cn\/cb\)/
 	},
 	{ id: 'method-lower-case', base: lines(spec({ method: 'get' })), title: /lower case \(get\)/ },
 	{ id: 'ext-line-dropped', base: spec().join('\n'), title: /ext line is lost/ },
@@ -231,6 +292,51 @@ const cases: Case[] = [
 		signKey: Buffer.from('c2VjcmV0LWtleS0xMjM0NQ==', 'base64'),
 		base: lines(spec()),
 		title: /Base64-decoded the mac_key/
+	},
+	{
+		id: 'key-is-kid',
+		signKey: KID,
+		base: lines(spec()),
+		title:
+			/^Signed with the kid \(which the access_token repeats\) as the key instead of the mac_key$/
+	},
+	{
+		// Each character beyond ASCII as "?": .NET's Encoding.ASCII and Java's US-ASCII agree here.
+		id: 'key-ascii',
+		key: 'clé-密钥',
+		signKey: 'cl?-??',
+		base: lines(spec()),
+		title: /mac_key encoded as ASCII, each non-ASCII character as \?/
+	},
+	{
+		// .NET writes "?" for each UTF-16 code unit: a character beyond U+FFFF is "??".
+		id: 'key-ascii',
+		key: 'key-😀',
+		signKey: 'key-??',
+		base: lines(spec()),
+		title: /\.NET's Encoding\.ASCII .*as \?\?$/
+	},
+	{
+		id: 'key-ascii',
+		key: 'key-😀',
+		signKey: 'key-?',
+		base: lines(spec()),
+		title: /US-ASCII by Java's getBytes\(\): each non-ASCII character as one \?$/
+	},
+	{
+		id: 'key-latin1',
+		key: 'clé-密钥',
+		signKey: Buffer.from('cl\xe9-??', 'latin1'),
+		base: lines(spec()),
+		title: /ISO-8859-1 \(Latin-1\)/
+	},
+	{
+		// 密 is C3 DC and 钥 D4 BF in GBK (Java 17's String.getBytes("GBK")).
+		id: 'key-gbk',
+		key: 'clé-密钥',
+		signKey: Buffer.from([0x63, 0x6c, 0xa8, 0xa6, 0x2d, 0xc3, 0xdc, 0xd4, 0xbf]),
+		base: lines(spec()),
+		title: /encoded as GBK/
 	},
 	{ id: 'hmac-sha256', hash: 'sha256', base: lines(spec()), title: /HMAC-SHA-256/ },
 	{ id: 'digest-hex', encoding: 'hex', base: lines(spec()), title: /as hex/ },
@@ -332,9 +438,36 @@ describe('diagnose', () => {
 		{
 			ids: 'query-dropped+full-url',
 			base: lines(spec({ uri: `https://open.tapapis.cn${PATH}` }))
+		},
+		{
+			// The docs' Java sample on a POSIX locale, its URL written with :443.
+			ids: 'uri-with-port+key-ascii',
+			key: 'clé',
+			base: lines(spec({ uri: `:443${PATH}?client_id=abc123` })),
+			signKey: 'cl?'
+		},
+		{
+			ids: 'uri-with-port+ts-padded',
+			ts: '999999999',
+			base: lines(spec({ ts: '0999999999', uri: `:443${PATH}?client_id=abc123` }))
+		},
+		{
+			// The Unity SDK: its mac_algorithm hmac-sha-256 and a key with non-ASCII characters.
+			ids: 'key-ascii+hmac-sha256',
+			key: 'clé',
+			base: lines(spec()),
+			signKey: 'cl?',
+			hash: 'sha256' as const
+		},
+		{
+			ids: 'host-legacy+key-is-kid',
+			base: lines(spec({ host: 'openapi.taptap.com' })),
+			signKey: KID
 		}
-	])('names the pair $ids when two mistakes are made', async ({ ids, base, encoding, signKey }) => {
-		const result = await run({ id: 'crlf', base, encoding, signKey });
+	])('names the pair $ids when two mistakes are made', async (pair) => {
+		const { ids, base, encoding, signKey } = pair;
+		const { key, ts, hash } = pair as { key?: string; ts?: string; hash?: 'sha256' };
+		const result = await run({ id: 'crlf', base, encoding, signKey, key, ts, hash });
 		expect(result.verdict).toBe('explained');
 		expect(result.explanations[0]?.id).toBe(ids);
 		expect(result.explanations[0]?.mistakes).toHaveLength(2);

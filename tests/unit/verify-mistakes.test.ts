@@ -108,4 +108,76 @@ describe('the catalogue', () => {
 		);
 		expect([...slots]).toEqual(['query']);
 	});
+
+	it("offers the older docs' hosts only while a current host is called, its own region's first", () => {
+		expect(variants('host-legacy').map((c) => c.inputs.host)).toEqual([
+			'openapi.taptap.com',
+			'openapi.tap.io'
+		]);
+		expect(
+			variants('host-legacy', { ...inputs, host: 'open.tapapis.com' }).map((c) => c.inputs.host)
+		).toEqual(['openapi.tap.io', 'openapi.taptap.com']);
+		expect(variants('host-legacy', { ...inputs, host: 'proxy.example' })).toEqual([]);
+	});
+
+	it('uses the kid as the key only when there is one and it is not the key', () => {
+		const mistake = mistakeById('key-is-kid');
+		expect(mistake?.variants(inputs, context)).toEqual([]);
+		expect(mistake?.variants(inputs, { ...context, kid: inputs.key as string })).toEqual([]);
+		const [kid] = mistake?.variants(inputs, { ...context, kid: 'kid-1' }) ?? [];
+		expect(kid?.inputs.key).toBe('kid-1');
+		expect(english(kid?.inputs.keyForm)).toBe('the kid in place of the mac_key');
+	});
+
+	it('encodes the key in another charset only where that changes it', () => {
+		for (const id of ['key-ascii', 'key-latin1', 'key-gbk'] as const)
+			expect(variants(id), id).toEqual([]);
+		const accented = { ...inputs, key: 'clé' };
+		expect(variants('key-ascii', accented)).toHaveLength(1);
+		expect(variants('key-latin1', accented)).toHaveLength(1);
+		expect(variants('key-gbk', accented)).toHaveLength(1);
+		// Nothing of U+0080–U+00FF: ISO-8859-1 writes what ASCII writes.
+		expect(variants('key-latin1', { ...inputs, key: '密钥' })).toEqual([]);
+		// Beyond U+FFFF, .NET ("??") and Java ("?") differ.
+		const emoji = variants('key-ascii', { ...inputs, key: 'k😀' });
+		expect(emoji.map((c) => Array.from(c.inputs.key as Uint8Array))).toEqual([
+			[0x6b, 0x3f, 0x3f],
+			[0x6b, 0x3f]
+		]);
+		expect(english(emoji[0]?.inputs.keyForm)).toBe('the mac_key encoded as ASCII');
+	});
+
+	it("keeps the URL's port in the request URI as the text after the host, from the URL or its port line", () => {
+		const written = { host: 'open.tapapis.cn', uri: inputs.uri };
+		expect(
+			mistakeById('uri-with-port')
+				?.variants(inputs, { ...context, written, writtenPort: ':443' })
+				.map((c) => c.inputs.uri)
+		).toEqual([`:443${inputs.uri}`]);
+		expect(
+			mistakeById('uri-with-port')
+				?.variants(inputs, { ...context, written, writtenPort: '' })
+				.map((c) => c.inputs.uri)
+		).toEqual([`:443${inputs.uri}`]);
+		// The URL names another port: the Java sample signs it in the URI and the scheme's on the port line.
+		expect(
+			mistakeById('uri-with-port')
+				?.variants({ ...inputs, port: '8443' }, { ...context, written, writtenPort: ':8443' })
+				.map((c) => [c.inputs.uri, c.inputs.port])
+		).toEqual([
+			[`:8443${inputs.uri}`, '8443'],
+			[`:8443${inputs.uri}`, '443']
+		]);
+		expect(mistakeById('uri-with-port')?.variants(inputs, context)).toEqual([]);
+	});
+
+	it('cuts the request URI after the host name only where the URI holds it again', () => {
+		const written = { host: 'open.tapapis.cn', uri: inputs.uri };
+		const cut = mistakeById('uri-after-last-host');
+		expect(cut?.variants(inputs, { ...context, written })).toEqual([]);
+		const uri = '/p?r=https://open.tapapis.cn/cb?x=open.tapapis.cn.evil/y';
+		expect(
+			cut?.variants({ ...inputs, uri }, { ...context, written }).map((c) => c.inputs.uri)
+		).toEqual(['.evil/y']);
+	});
 });

@@ -12,6 +12,11 @@ export interface Deployment {
 	host: string;
 	/** The build-time variable that overrides defaultBaseUrl. */
 	baseUrlVariable: string;
+	/**
+	 * The host the vendor's older documentation gave for this deployment. Code copied from those docs
+	 * still signs it while calling the current host, which the diagnosis names as a mistake.
+	 */
+	legacyHost: string;
 }
 
 export const DEPLOYMENTS: Readonly<Record<Region, Deployment>> = {
@@ -20,14 +25,16 @@ export const DEPLOYMENTS: Readonly<Record<Region, Deployment>> = {
 		label: 'Domestic',
 		defaultBaseUrl: 'https://open.tapapis.cn',
 		host: 'open.tapapis.cn',
-		baseUrlVariable: 'PUBLIC_DOMESTIC_BASE_URL'
+		baseUrlVariable: 'PUBLIC_DOMESTIC_BASE_URL',
+		legacyHost: 'openapi.taptap.com'
 	},
 	overseas: {
 		region: 'overseas',
 		label: 'Overseas',
 		defaultBaseUrl: 'https://open.tapapis.com',
 		host: 'open.tapapis.com',
-		baseUrlVariable: 'PUBLIC_OVERSEAS_BASE_URL'
+		baseUrlVariable: 'PUBLIC_OVERSEAS_BASE_URL',
+		legacyHost: 'openapi.tap.io'
 	}
 };
 
@@ -37,6 +44,13 @@ export const REGIONS: readonly Region[] = ['domestic', 'overseas'];
 export const DEPLOYMENT_HOSTS: readonly string[] = REGIONS.map(
 	(region) => DEPLOYMENTS[region].host
 );
+
+/** The deployment whose current host is `host` (lower case), if any. */
+export function deploymentOfHost(host: string): Deployment | undefined {
+	return REGIONS.map((region) => DEPLOYMENTS[region]).find(
+		(deployment) => deployment.host === host
+	);
+}
 
 /**
  * The base URL of each deployment in this build. The page's build bakes them in (vite.config.ts

@@ -17,7 +17,7 @@ import {
 	keyIdentity,
 	renderBaseString,
 	sameMac,
-	variantIdentity,
+	type DigestEncoding,
 	type HashName,
 	type SigningInputs
 } from './signing-inputs';
@@ -72,13 +72,16 @@ export async function diagnose(
 ): Promise<Diagnosis> {
 	const target = requestTarget(input.url, { uri: input.uriForm ?? 'browser' });
 	const scheme = target.href.startsWith('http:') ? 'http' : 'https';
+	const { authorization } = input;
+	const written = writtenTarget(input.url);
 	const context: MistakeContext = {
 		scheme,
 		explicitPort: new URL(target.href).port,
 		knownHosts: (input.knownHosts ?? DEPLOYMENT_HOSTS).map((host) => host.toLowerCase()),
-		written: writtenTarget(input.url)
+		written,
+		writtenPort: writtenPort(input.url, written.host),
+		kid: authorization.id
 	};
-	const { authorization } = input;
 	const correct: SigningInputs = {
 		ts: authorization.ts,
 		nonce: authorization.nonce,
@@ -95,9 +98,10 @@ export async function diagnose(
 		encoding: 'base64'
 	};
 	const customerMac = authorization.mac.trim();
-	const digests = new DigestCache(options.hmac ?? hmac);
+	const tried = new Tried(options.hmac ?? hmac);
 	const expectedBaseString = renderBaseString(correct);
-	const expectedMac = (await digests.get(correct, expectedBaseString)).base64;
+	const expectedEntry = tried.claim(correct, expectedBaseString) ?? { encodings: 0 };
+	const expectedMac = (await tried.digest(correct, expectedBaseString, expectedEntry)).base64;
 	const base = {
 		expectedMac,
 		expectedBaseString,
@@ -115,18 +119,18 @@ export async function diagnose(
 		};
 	}
 
-	const tried = new Set([variantIdentity(correct)]);
 	const singles = MISTAKES.flatMap((mistake) =>
 		mistake.variants(correct, context).map((candidate) => ({
 			inputs: candidate.inputs,
 			parts: [{ mistake, candidate }]
 		}))
 	);
-	let explanations = await reproduce(singles, customerMac, tried, digests);
+	const producible = shapesOf(customerMac);
+	let explanations = await reproduce(singles, customerMac, producible, tried);
 	if (explanations.length === 0) {
-		explanations = await reproduce(pairs(singles, context), customerMac, tried, digests);
+		explanations = await reproduce(pairs(singles, context), customerMac, producible, tried);
 	}
-	base.variantsTried = tried.size;
+	base.variantsTried = tried.count;
 	if (explanations.length > 0) {
 		const [first] = explanations;
 		return {
@@ -148,16 +152,35 @@ export async function diagnose(
 	};
 }
 
+/**
+ * What the URL's text writes right after the host name: ":443", ":" or "" (writtenTarget's host is
+ * the authority without user and port, so the port is what follows it there).
+ */
+function writtenPort(url: string, host: string): string {
+	const text = url.trim();
+	const scheme = /^[a-z][a-z0-9+.-]*:[/\\]*/i.exec(text);
+	const rest = scheme ? text.slice(scheme[0].length) : text;
+	const end = rest.search(/[/\\?#]/);
+	const authority = end < 0 ? rest : rest.slice(0, end);
+	const hostPort = authority.slice(authority.lastIndexOf('@') + 1);
+	return hostPort.startsWith(host) ? hostPort.slice(host.length) : '';
+}
+
+/** For each mistake, the later ones of another slot: the second half of its pairs. */
+const LATER = new Map(
+	MISTAKES.map((mistake, index) => [
+		mistake.id,
+		MISTAKES.slice(index + 1).filter((second) => second.slot !== mistake.slot)
+	])
+);
+
 /** Each single followed by every later mistake of another slot, applied to its result. */
 function pairs(singles: Variant[], context: MistakeContext): Variant[] {
-	const order = new Map(MISTAKES.map((mistake, index) => [mistake.id, index]));
 	const result: Variant[] = [];
 	for (const single of singles) {
 		const [first] = single.parts;
 		if (first === undefined) continue;
-		const after = order.get(first.mistake.id) ?? 0;
-		for (const second of MISTAKES.slice(after + 1)) {
-			if (second.slot === first.mistake.slot) continue;
+		for (const second of LATER.get(first.mistake.id) ?? []) {
 			for (const candidate of second.variants(single.inputs, context)) {
 				result.push({
 					inputs: candidate.inputs,
@@ -169,32 +192,48 @@ function pairs(singles: Variant[], context: MistakeContext): Variant[] {
 	return result;
 }
 
+/** Whether a digest of each hash, in each encoding, can look like `mac`: asked once per diagnosis. */
+function shapesOf(mac: string): (hash: HashName, encoding: DigestEncoding) => boolean {
+	const known = new Map<string, boolean>();
+	return (hash, encoding) => {
+		const id = `${hash} ${encoding}`;
+		let can = known.get(id);
+		if (can === undefined) {
+			can = canProduce(mac, hash, encoding);
+			known.set(id, can);
+		}
+		return can;
+	};
+}
+
 async function reproduce(
 	variants: Variant[],
 	customerMac: string,
-	tried: Set<string>,
-	digests: DigestCache
+	producible: (hash: HashName, encoding: DigestEncoding) => boolean,
+	tried: Tried
 ): Promise<Reproduction[]> {
 	// The most likely first, so that when two mistakes sign the same thing the likelier one is named.
-	const ranked = [...variants].sort((a, b) => likelihood(b) - likelihood(a));
-	const feasible: { variant: Variant; text: string }[] = [];
-	for (const variant of ranked) {
+	const ranked = variants
+		.map((variant) => ({ variant, likelihood: likelihood(variant) }))
+		.sort((a, b) => b.likelihood - a.likelihood);
+	// A synchronous signer's digests are compared at once; only a promise's wait for it.
+	const results: (Reproduction | null)[] = [];
+	const pending: Promise<void>[] = [];
+	for (const { variant } of ranked) {
 		const { hash, encoding } = variant.inputs;
-		if (!canProduce(customerMac, hash, encoding)) continue;
+		if (!producible(hash, encoding)) continue;
 		const text = renderBaseString(variant.inputs);
-		const identity = variantIdentity(variant.inputs, text);
-		if (tried.has(identity)) continue;
-		tried.add(identity);
-		feasible.push({ variant, text });
+		const entry = tried.claim(variant.inputs, text);
+		if (entry === null) continue;
+		const index = results.push(null) - 1;
+		const compare = (digest: Digest) => {
+			if (sameMac(customerMac, digest, encoding)) results[index] = asReproduction(variant, text);
+		};
+		const digest = tried.digest(variant.inputs, text, entry);
+		if (digest instanceof Promise) pending.push(digest.then(compare));
+		else compare(digest);
 	}
-	const results = await Promise.all(
-		feasible.map(async ({ variant, text }) => {
-			const digest = await digests.get(variant.inputs, text);
-			return sameMac(customerMac, digest, variant.inputs.encoding)
-				? asReproduction(variant, text)
-				: null;
-		})
-	);
+	await Promise.all(pending);
 	const found = results.filter((reproduction) => reproduction !== null);
 	// A mistake that changes nothing here (Base64url of a digest without + or /) adds no information.
 	return found.filter(
@@ -249,18 +288,61 @@ function unexplainedMessage(mac: string): Text {
 	return text('diagnosis_verdict_unexplained');
 }
 
-/** One HMAC per distinct base string, key and hash; the encodings are renderings of it. */
-class DigestCache {
-	#digests = new Map<string, Digest | Promise<Digest>>();
+const ENCODING_BITS: Record<DigestEncoding, number> = {
+	base64: 1,
+	'base64-unpadded': 2,
+	base64url: 4,
+	'base64url-unpadded': 8,
+	hex: 16
+};
+
+interface TriedText {
+	/** The encodings of this digest compared so far, one bit each. */
+	encodings: number;
+	digest?: Digest | Promise<Digest>;
+}
+
+/**
+ * The variants computed so far, by key and hash, then by base string: one HMAC per distinct base
+ * string, key and hash (the encodings are renderings of it), and each encoding of it compared once.
+ * The base string is looked up once per variant: a long text hashed once, not once per map.
+ */
+class Tried {
+	#byKey = new Map<string, Map<string, TriedText>>();
+	/** The distinct variants claimed: the expected one first. */
+	count = 0;
 	constructor(readonly sign: DigestSigner) {}
 
-	get(inputs: SigningInputs, text: string): Digest | Promise<Digest> {
-		const id = `${keyIdentity(inputs.key)}\u0000${inputs.hash}\u0000${text}`;
-		let digest = this.#digests.get(id);
-		if (digest === undefined) {
-			digest = this.sign(inputs.key, text, inputs.hash);
-			this.#digests.set(id, digest);
+	#entry(inputs: SigningInputs, text: string): TriedText {
+		const id = `${keyIdentity(inputs.key)}\u0000${inputs.hash}`;
+		let texts = this.#byKey.get(id);
+		if (texts === undefined) {
+			texts = new Map();
+			this.#byKey.set(id, texts);
 		}
-		return digest;
+		let entry = texts.get(text);
+		if (entry === undefined) {
+			entry = { encodings: 0 };
+			texts.set(text, entry);
+		}
+		return entry;
+	}
+
+	/**
+	 * Marks these inputs as tried: their base string's entry, or null when a variant signing the same
+	 * mac (key, hash, base string and encoding) was tried before.
+	 */
+	claim(inputs: SigningInputs, text: string): TriedText | null {
+		const entry = this.#entry(inputs, text);
+		const bit = ENCODING_BITS[inputs.encoding];
+		if ((entry.encodings & bit) !== 0) return null;
+		entry.encodings |= bit;
+		this.count += 1;
+		return entry;
+	}
+
+	/** The digest of a claimed entry's text with the inputs' key and hash, signed once. */
+	digest(inputs: SigningInputs, text: string, entry: TriedText): Digest | Promise<Digest> {
+		return (entry.digest ??= this.sign(inputs.key, text, inputs.hash));
 	}
 }

@@ -70,14 +70,6 @@ export function keyIdentity(key: string | Uint8Array): string {
 	return identity;
 }
 
-/** Two variants with the same identity give the same mac, so only one of them is computed. */
-export function variantIdentity(
-	inputs: SigningInputs,
-	base: string = renderBaseString(inputs)
-): string {
-	return [keyIdentity(inputs.key), inputs.hash, inputs.encoding, base].join('\u0000');
-}
-
 /** The digest written as `encoding`. */
 export function encodeDigest(digest: Digest, encoding: DigestEncoding): string {
 	switch (encoding) {

@@ -28,6 +28,13 @@ export interface MistakeContext {
 	knownHosts: readonly string[];
 	/** The host and URI as the URL's text writes them, when the URL is known as text. */
 	written?: WrittenTarget;
+	/**
+	 * What the URL's text writes between the host and the path, ":443" or "" (when the URL is known
+	 * as text): a signer that cuts the URL after the host name keeps it in the request URI.
+	 */
+	writtenPort?: string;
+	/** The header's kid, which the access_token repeats (spec §2.3): a key some signers use instead. */
+	kid?: string;
 }
 
 export interface Candidate {

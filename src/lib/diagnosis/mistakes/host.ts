@@ -1,7 +1,13 @@
-// Mistakes in the host and port lines: another deployment's host, the host as written, the host
-// with its port, and a port that is not the one the request went to.
+// Mistakes in the host and port lines: another deployment's host, a host of the older docs, the
+// host as written, the host with its port, and a port that is not the one the request went to.
 import { text, type Text } from '$lib/i18n/text';
+import { DEPLOYMENTS, REGIONS, deploymentOfHost, type Region } from '../../account-api/deployments';
 import type { CatalogueEntry } from './entry';
+
+const REGION_NAMES: Record<Region, Text> = {
+	domestic: text('diagnosis_region_domestic'),
+	overseas: text('diagnosis_region_overseas')
+};
 
 export const HOST_MISTAKES = [
 	{
@@ -14,13 +20,30 @@ export const HOST_MISTAKES = [
 				.filter((host) => host !== inputs.host)
 				.map((host) => ({
 					inputs: { ...inputs, host },
-					title: text(
-						knownHosts.includes(inputs.host)
-							? 'diagnosis_title_host_other_deployment'
-							: 'diagnosis_title_host_deployment',
-						{ host, called: inputs.host }
-					)
+					title: otherDeploymentTitle(host, inputs.host, knownHosts)
 				}))
+	},
+	{
+		id: 'host-legacy',
+		prior: 0.06,
+		slot: 'host',
+		fix: text('diagnosis_fix_host_legacy'),
+		// Only while a deployment's current host is called: each deployment's host of the older docs,
+		// its own region's first.
+		variants: (inputs) => {
+			const called = deploymentOfHost(inputs.host);
+			if (called === undefined) return [];
+			return [called.region, ...REGIONS.filter((region) => region !== called.region)].map(
+				(region) => ({
+					inputs: { ...inputs, host: DEPLOYMENTS[region].legacyHost },
+					title: text('diagnosis_title_host_legacy', {
+						host: DEPLOYMENTS[region].legacyHost,
+						region: REGION_NAMES[region],
+						called: inputs.host
+					})
+				})
+			);
+		}
 	},
 	{
 		id: 'host-as-written',
@@ -83,6 +106,23 @@ export const HOST_MISTAKES = [
 		]
 	}
 ] as const satisfies readonly CatalogueEntry[];
+
+/** The other deployment's host, named by its region when it is one of the service's own. */
+function otherDeploymentTitle(host: string, called: string, knownHosts: readonly string[]): Text {
+	const signed = deploymentOfHost(host);
+	if (signed !== undefined && deploymentOfHost(called) !== undefined)
+		return text('diagnosis_title_host_region', {
+			host,
+			region: REGION_NAMES[signed.region],
+			called
+		});
+	return text(
+		knownHosts.includes(called)
+			? 'diagnosis_title_host_other_deployment'
+			: 'diagnosis_title_host_deployment',
+		{ host, called }
+	);
+}
 
 function portTitle(port: string, sent: string, scheme: string, explicitPort: string): Text {
 	if (explicitPort !== '' && port !== explicitPort)

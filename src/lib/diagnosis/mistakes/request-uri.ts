@@ -1,7 +1,44 @@
 // Mistakes in the request URI line (its path, its query, its form) and in the method line.
 import { text } from '$lib/i18n/text';
-import { reEncodings, safeDecode, sortQuery, splitUri, withQuery } from '../query-rewrites';
-import type { CatalogueEntry } from './entry';
+import {
+	asTyped,
+	dotnetPathAndQuery,
+	reEncodings,
+	safeDecode,
+	sortQuery,
+	splitUri,
+	whatwgPathAndSearch,
+	withQuery
+} from '../query-rewrites';
+import type { CatalogueEntry, MistakeContext } from './entry';
+import type { SigningInputs } from '../signing-inputs';
+
+/**
+ * The docs' Java sample takes the request URI as the URL's text after the LAST occurrence of the
+ * host name (`url.substring(url.lastIndexOf(host) + host.length())`), so a written ":443" stays in
+ * front of the path, and a query holding the host's own text is cut after it; it signs the port of
+ * the scheme (443 for https, 80 for http), never the URL's. The signed URI (from the URI as sent,
+ * so that it composes with the mistakes applied before it), and whether the host was found in it.
+ */
+function afterHost(
+	inputs: SigningInputs,
+	{ written, writtenPort }: MistakeContext
+): { uri: string; inUri: boolean } | null {
+	const host = written?.host;
+	if (host === undefined || host === '') return null;
+	const last = inputs.uri.lastIndexOf(host);
+	if (last >= 0) return { uri: inputs.uri.slice(last + host.length), inUri: true };
+	// A log rebuilds the URL from the Host header, which leaves the default port out: ":443" may
+	// have been written in the URL the client was given even where the URL here shows none.
+	const port = writtenPort === undefined || writtenPort === '' ? `:${inputs.port}` : writtenPort;
+	return { uri: port + inputs.uri, inUri: false };
+}
+
+/** The Java sample's port line: the scheme's, when the URL names another. */
+function schemePort(inputs: SigningInputs, { scheme }: MistakeContext): string | null {
+	const port = scheme === 'https' ? '443' : '80';
+	return port === inputs.port ? null : port;
+}
 
 export const REQUEST_URI_MISTAKES = [
 	{
@@ -102,6 +139,46 @@ export const REQUEST_URI_MISTAKES = [
 		}
 	},
 	{
+		id: 'uri-as-typed',
+		// As likely as query-decoded and after it, so that where both give the same base string the
+		// plainer one is named (a sort keeps the catalogue's order for equal likelihoods); this one
+		// where the person typed an escape too (%2F kept, `'` escaped by the HTTP client), and before
+		// query-re-encoded, whose encodeURIComponent of decoded values can happen to give the same.
+		prior: 0.06,
+		slot: 'query',
+		fix: text('diagnosis_fix_uri_as_typed'),
+		variants: (inputs) => {
+			const uri = asTyped(inputs.uri);
+			return uri === inputs.uri
+				? []
+				: [
+						{
+							inputs: { ...inputs, uri },
+							title: text('diagnosis_title_uri_as_typed', { uri, sent: inputs.uri })
+						}
+					];
+		}
+	},
+	{
+		id: 'uri-dotnet',
+		// Before query-re-encoded at the same prior: what .NET writes (%7E as ~, | as %7C) can equal an
+		// encodeURIComponent of the decoded values, and .NET is what the Unity SDK runs on.
+		prior: 0.06,
+		slot: 'query',
+		fix: text('diagnosis_fix_uri_dotnet'),
+		variants: (inputs) => {
+			const uri = dotnetPathAndQuery(inputs.uri);
+			return uri === inputs.uri
+				? []
+				: [
+						{
+							inputs: { ...inputs, uri },
+							title: text('diagnosis_title_uri_dotnet', { uri, sent: inputs.uri })
+						}
+					];
+		}
+	},
+	{
 		id: 'query-re-encoded',
 		prior: 0.06,
 		slot: 'query',
@@ -118,6 +195,27 @@ export const REQUEST_URI_MISTAKES = [
 			});
 		}
 	},
+	{
+		id: 'uri-whatwg',
+		// After query-re-encoded, whose "as a URL parser writes it" is the same rewrite of the query
+		// alone and names no client (Go's url.Values writes ' as %27 too): this one where the path
+		// changes as well (/./ resolved, a bare ? dropped with it).
+		prior: 0.04,
+		slot: 'query',
+		fix: text('diagnosis_fix_uri_whatwg'),
+		variants: (inputs) => {
+			const uri = whatwgPathAndSearch(inputs.uri);
+			return uri === null || uri === inputs.uri
+				? []
+				: [
+						{
+							inputs: { ...inputs, uri },
+							title: text('diagnosis_title_uri_whatwg', { uri, sent: inputs.uri })
+						}
+					];
+		}
+	},
+
 	{
 		id: 'query-sorted',
 		prior: 0.02,
@@ -144,6 +242,65 @@ export const REQUEST_URI_MISTAKES = [
 					inputs: { ...inputs, uri: url },
 					title: text('diagnosis_title_full_url', { url })
 				}
+			];
+		}
+	},
+	{
+		id: 'uri-with-port',
+		prior: 0.04,
+		slot: 'uri-form',
+		fix: text('diagnosis_fix_uri_after_host'),
+		variants: (inputs, context) => {
+			const cut = afterHost(inputs, context);
+			if (cut === null || cut.inUri) return [];
+			const port = cut.uri.slice(0, cut.uri.length - inputs.uri.length);
+			const title = text('diagnosis_title_uri_with_port', { uri: cut.uri, port });
+			const scheme = schemePort(inputs, context);
+			return [
+				{ inputs: { ...inputs, uri: cut.uri }, title },
+				...(scheme === null
+					? []
+					: [
+							{
+								inputs: { ...inputs, uri: cut.uri, port: scheme },
+								title: text('diagnosis_title_uri_scheme_port', {
+									title,
+									port: scheme,
+									sent: inputs.port
+								})
+							}
+						])
+			];
+		}
+	},
+	{
+		id: 'uri-after-last-host',
+		prior: 0.02,
+		slot: 'uri-form',
+		fix: text('diagnosis_fix_uri_after_host'),
+		variants: (inputs, context) => {
+			const cut = afterHost(inputs, context);
+			if (cut === null || !cut.inUri || cut.uri === inputs.uri) return [];
+			const title = text('diagnosis_title_uri_after_last_host', {
+				uri: cut.uri,
+				sent: inputs.uri,
+				host: context.written?.host ?? ''
+			});
+			const scheme = schemePort(inputs, context);
+			return [
+				{ inputs: { ...inputs, uri: cut.uri }, title },
+				...(scheme === null
+					? []
+					: [
+							{
+								inputs: { ...inputs, uri: cut.uri, port: scheme },
+								title: text('diagnosis_title_uri_scheme_port', {
+									title,
+									port: scheme,
+									sent: inputs.port
+								})
+							}
+						])
 			];
 		}
 	},
