@@ -1,6 +1,7 @@
 // The zoo's requests: what an integrator of each vendor client plausibly sends, and what the triage
 // must say of each. The expected mistakes are named here once (MISTAKE_IDS), by what the client did,
 // so that the catalogue's ids can be renamed in one place.
+import { DEPLOYMENTS } from '../../src/lib/account-api/deployments';
 import { DEMO_ACCOUNTS } from '../../src/lib/sandbox/accounts';
 
 /** The vendor's clients, one program each in programs/. */
@@ -94,8 +95,12 @@ export const NON_ASCII: Account = {
 };
 export const ACCOUNTS: readonly Account[] = [PROFILE, BASIC, NON_ASCII];
 
-export const HOSTS = { cn: 'open.tapapis.cn', com: 'open.tapapis.com' } as const;
-export const LEGACY_HOSTS = { cn: 'openapi.taptap.com', com: 'openapi.tap.io' } as const;
+// The deployments' hosts from their one home; a client signs them as the docs printed them.
+export const HOSTS = { cn: DEPLOYMENTS.domestic.host, com: DEPLOYMENTS.overseas.host } as const;
+export const LEGACY_HOSTS = {
+	cn: DEPLOYMENTS.domestic.legacyHost,
+	com: DEPLOYMENTS.overseas.legacyHost
+} as const;
 const PATHS = { profile: '/account/profile/v1', basic: '/account/basic-info/v1' } as const;
 const CID = `client_id=${PROFILE.clientId}`;
 

@@ -34,6 +34,10 @@ export interface Verdict {
 	tsOutsideWindow: string;
 	nonceFirstUsedAt: string;
 	unreadable: string;
+	/** The likely client's id, or ids joined by "|" where clients share a shape, or "unknown". */
+	likelyClient: string;
+	/** high, medium or low; empty for unknown. */
+	likelyClientConfidence: string;
 }
 
 export interface TriageRun {
@@ -165,14 +169,18 @@ export async function runTriage(
 		mistake: column('mistake'),
 		outside: column('ts_outside_window'),
 		nonce: column('nonce_first_used_at'),
-		unreadable: column('unreadable')
+		unreadable: column('unreadable'),
+		client: column('likely_client'),
+		confidence: column('likely_client_confidence')
 	};
 	const verdicts: Verdict[] = lines.map(() => ({
 		verdict: 'missing',
 		mistake: '',
 		tsOutsideWindow: '',
 		nonceFirstUsedAt: '',
-		unreadable: ''
+		unreadable: '',
+		likelyClient: '',
+		likelyClientConfidence: ''
 	}));
 	for (const row of rows) {
 		const index = Number(row[cells.number]) - 1;
@@ -182,7 +190,9 @@ export async function runTriage(
 			mistake: row[cells.mistake] ?? '',
 			tsOutsideWindow: row[cells.outside] ?? '',
 			nonceFirstUsedAt: row[cells.nonce] ?? '',
-			unreadable: row[cells.unreadable] ?? ''
+			unreadable: row[cells.unreadable] ?? '',
+			likelyClient: row[cells.client] ?? '',
+			likelyClientConfidence: row[cells.confidence] ?? ''
 		};
 	}
 	return {

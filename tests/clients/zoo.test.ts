@@ -54,6 +54,13 @@ function expectedTs(request: ZooRequest): string {
 	return String(Math.floor((readings[0] ?? 0) / 1000));
 }
 
+/**
+ * The clients whose header has a shape another client writes too: the older Node.js sample and the
+ * Java sample both write ',' and a Base64 nonce of 16 bytes (Java pads ts to 10 digits, as any ts of
+ * this century is). The others are named with high confidence on every request.
+ */
+const SHARED_SHAPE: ReadonlySet<ClientId> = new Set(['docs-node-old', 'docs-java']);
+
 let run: ZooRun | null = null;
 
 beforeAll(async () => {
@@ -126,6 +133,24 @@ for (const client of CLIENT_IDS) {
 				}
 			);
 		}
+
+		itWith(client, 'is named as the likely client, never another one with confidence', () => {
+			const named = requests.map((request) => {
+				const verdict = outcomeOf(request).verdict;
+				return `${request.id}: ${verdict?.likelyClient} (${verdict?.likelyClientConfidence})`;
+			});
+			const wrong = named.filter((line) => {
+				const [, clients = '', confidence = ''] = /: (\S+) \((\w*)\)$/.exec(line) ?? [];
+				const ids = clients.split('|');
+				// A shape two clients share names both, with low confidence; one client, with more.
+				return !ids.includes(client) || (ids.length > 1 && confidence !== 'low');
+			});
+			expect(wrong).toEqual([]);
+			if (!SHARED_SHAPE.has(client)) {
+				const confident = named.filter((line) => line.endsWith(`: ${client} (high)`));
+				expect(confident).toEqual(named);
+			}
+		});
 	});
 }
 
