@@ -82,9 +82,10 @@ function isLetter(code: number): boolean {
 	return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a);
 }
 
-function isBase64Char(code: number): boolean {
-	return isLetter(code) || isDigit(code) || code === 0x2b || code === 0x2f;
-}
+/** 1 for the characters of standard Base64 (not `=`), by character code below 128. */
+const BASE64 = new Uint8Array(128);
+for (const char of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/')
+	BASE64[char.charCodeAt(0)] = 1;
 
 /** Whether `header` holds `word` at `at`, letters in either case (`word` in lower case). */
 function hasWord(header: string, at: number, word: string): boolean {
@@ -113,12 +114,15 @@ function isSample(header: string, start: number, end: number, sample: string): b
 /** The style of the nonce at header[start, end). */
 function nonceStyle(header: string, start: number, end: number): ShapeNonce {
 	const length = end - start;
-	if (isSample(header, start, end, SAMPLE_NONCES['shell-sample'])) return 'shell-sample';
-	if (isSample(header, start, end, SAMPLE_NONCES['php-sample'])) return 'php-sample';
-	if (isSample(header, start, end, SAMPLE_NONCES['go-sample'])) return 'go-sample';
+	// The samples' nonces start with "8" (shell, Go) or "=" (PHP): most nonces are none of them.
+	const first = header.charCodeAt(start);
+	if (first === 0x38) {
+		if (isSample(header, start, end, SAMPLE_NONCES['shell-sample'])) return 'shell-sample';
+		if (isSample(header, start, end, SAMPLE_NONCES['go-sample'])) return 'go-sample';
+	} else if (first === EQUALS && isSample(header, start, end, SAMPLE_NONCES['php-sample']))
+		return 'php-sample';
 	if (length === 24) {
-		for (let i = start; i < start + 22; i++)
-			if (!isBase64Char(header.charCodeAt(i))) return 'other';
+		for (let i = start; i < start + 22; i++) if (BASE64[header.charCodeAt(i)] !== 1) return 'other';
 		// 16 bytes leave the last character's low 4 bits 0: A, Q, g or w.
 		const last = header.charCodeAt(start + 21);
 		if (last !== 0x41 && last !== 0x51 && last !== 0x67 && last !== 0x77) return 'other';

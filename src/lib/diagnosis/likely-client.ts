@@ -132,8 +132,7 @@ const BY_SHAPE_AND_MISTAKE = new Map<string, ClientCode>();
  * 'unexplained' or null for none), as a code: for a request without a mistake, a table lookup.
  */
 export function clientCode(shape: number, mistake: string | null = null): ClientCode {
-	const ids = mistakeIds(mistake);
-	if (ids.length === 0) {
+	if (mistake === null || mistake === '' || mistake === 'unexplained') {
 		let code = BY_SHAPE[shape] as number;
 		if (code < 0) {
 			code = classify(decodeShape(shape), []);
@@ -144,7 +143,7 @@ export function clientCode(shape: number, mistake: string | null = null): Client
 	const key = `${shape}:${mistake}`;
 	let code = BY_SHAPE_AND_MISTAKE.get(key);
 	if (code === undefined) {
-		code = classify(decodeShape(shape), ids);
+		code = classify(decodeShape(shape), mistakeIds(mistake));
 		BY_SHAPE_AND_MISTAKE.set(key, code);
 	}
 	return code;
