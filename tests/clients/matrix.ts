@@ -4,18 +4,9 @@
 import { DEPLOYMENTS } from '../../src/lib/account-api/deployments';
 import { DEMO_ACCOUNTS } from '../../src/lib/sandbox/accounts';
 
-/** The vendor's clients, one program each in programs/. */
-export const CLIENT_IDS = [
-	'docs-shell',
-	'docs-node-current',
-	'docs-node-old',
-	'docs-java',
-	'docs-php',
-	'docs-python3',
-	'docs-go',
-	'unity-sdk'
-] as const;
-export type ClientId = (typeof CLIENT_IDS)[number];
+// The vendor's clients, one program each in programs/: the ids Likely client names them by.
+export { CLIENT_IDS, type ClientId } from '../../src/lib/diagnosis/client-profiles';
+import { CLIENT_IDS, type ClientId } from '../../src/lib/diagnosis/client-profiles';
 
 /**
  * Each mistake the zoo's clients make, by what the client did → the catalogue id the triage must

@@ -7,10 +7,9 @@
 // clock, so no answer depends on how long the run takes), and it knows one credential more than the
 // demo accounts, a mac_key with non-ASCII characters, which the command line cannot be given.
 import net from 'node:net';
-import { wrap } from '../../src/lib/account-api/envelope';
 import { DEPLOYMENT_HOSTS } from '../../src/lib/account-api/deployments';
-import { serve, type Listening, type Refusal } from '../../src/lib/relay/node';
-import { RELAY_ERRORS } from '../../src/lib/relay/protocol';
+import { serve, type Listening } from '../../src/lib/relay/node';
+import { serviceRefusal } from '../../src/lib/relay/cli';
 import { initialSandboxState, SandboxService } from '../../src/lib/sandbox/service';
 import type { Account } from './matrix';
 
@@ -39,28 +38,7 @@ export async function startSandbox(extra: readonly Account[]): Promise<ZooSandbo
 	}
 	const sandbox = new SandboxService(state, { hosts: () => DEPLOYMENT_HOSTS, now: () => now });
 	// As cli.ts answers in --serve-sandbox mode: the service's own error body.
-	const refuse: Refusal = (code, message) =>
-		new Response(
-			JSON.stringify(
-				wrap(
-					{
-						code: 0,
-						error:
-							code === 'internal' || code === 'too_many_connections'
-								? 'server_error'
-								: 'invalid_request',
-						error_description: message,
-						msg: message
-					},
-					false,
-					now
-				)
-			),
-			{
-				status: RELAY_ERRORS[code].status,
-				headers: { 'content-type': 'application/json; charset=utf-8' }
-			}
-		);
+	const refuse = serviceRefusal(() => now);
 	const server: Listening = await serve((request, target) => sandbox.handle(request, target), {
 		host: '127.0.0.1',
 		port: 0,

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { baseString, parseAuthorization, requestTarget } from '../../src/lib/mac';
 import type { Account } from './matrix';
+import { parseCsv } from '../unit/parse-csv';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -70,36 +71,6 @@ export function specBaseString(line: Pick<LogLine, 'method' | 'url' | 'authoriza
 		port: target.port,
 		ext: header.ext ?? ''
 	});
-}
-
-/** Splits RFC 4180 CSV (quoted cells, doubled quotes, CRLF rows) into rows of cells. */
-export function parseCsv(text: string): string[][] {
-	const rows: string[][] = [];
-	let row: string[] = [];
-	let cell = '';
-	let quoted = false;
-	for (let i = 0; i < text.length; i++) {
-		const char = text[i];
-		if (quoted) {
-			if (char === '"' && text[i + 1] === '"') {
-				cell += '"';
-				i++;
-			} else if (char === '"') quoted = false;
-			else cell += char;
-		} else if (char === '"') quoted = true;
-		else if (char === ',') {
-			row.push(cell);
-			cell = '';
-		} else if (char === '\n' || char === '\r') {
-			if (char === '\r' && text[i + 1] === '\n') i++;
-			row.push(cell);
-			rows.push(row);
-			row = [];
-			cell = '';
-		} else cell += char;
-	}
-	if (cell !== '' || row.length > 0) rows.push([...row, cell]);
-	return rows;
 }
 
 /**

@@ -1,12 +1,10 @@
 // "Likely client": requests shaped as each of the vendor's clients makes them (their code read from
 // the vendor's docs and SDK, see src/lib/diagnosis/client-profiles.ts) are named for that client
-// where its shape is its own, and never named with confidence where two clients share a shape. When
-// the client zoo has run (tests/clients, its results.json in ZOO_OUT or the temporary folder), its
-// real requests are classified too.
-import { existsSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// where its shape is its own, and never named with confidence where two clients share a shape. The
+// client zoo's real requests are classified too (fixtures/zoo-requests.json: the 141 requests of
+// tests/clients' results.json, each signed by its client's own program with its own toolchain).
 import { describe, expect, it } from 'vitest';
+import zooRequests from './fixtures/zoo-requests.json' with { type: 'json' };
 import { render } from 'virtual:messages/client';
 import { shownString } from '$lib/i18n/shown-text';
 import {
@@ -259,34 +257,27 @@ describe('the likely client', () => {
 	});
 });
 
-/** The zoo's results (tests/clients): each client's real requests, when it has run here. */
-const ZOO_RESULTS = join(process.env.ZOO_OUT ?? join(tmpdir(), 'mac-token-zoo'), 'results.json');
-
-interface ZooOutcome {
-	request: { id: string; client: ClientId; url: string };
-	sent: { authorization: string };
+interface ZooRequest {
+	id: string;
+	client: ClientId;
+	url: string;
+	authorization: string;
 	expectedIds: string[];
 }
 
-describe.skipIf(!existsSync(ZOO_RESULTS))("the zoo's requests", () => {
+describe("the zoo's requests", () => {
 	it('are each named for their client, or for a set holding it with low confidence', () => {
-		const outcomes = JSON.parse(readFileSync(ZOO_RESULTS, 'utf8')) as ZooOutcome[];
-		expect(outcomes.length).toBeGreaterThan(0);
+		const requests = zooRequests as ZooRequest[];
+		expect(requests.length).toBeGreaterThan(100);
 		const named = new Set<ClientId>();
-		for (const { request, sent, expectedIds } of outcomes) {
-			const found = likelyClient({
-				authorization: sent.authorization,
-				mistakes: expectedIds,
-				url: request.url
-			});
-			expect(found.clients, request.id).toContain(request.client);
-			if (found.clients.length > 1) expect(found.confidence, request.id).toBe('low');
-			else named.add(request.client);
+		for (const { id, client, url, authorization, expectedIds } of requests) {
+			const found = likelyClient({ authorization, mistakes: expectedIds, url });
+			expect(found.clients, id).toContain(client);
+			if (found.clients.length > 1) expect(found.confidence, id).toBe('low');
+			else named.add(client);
 		}
 		// Every client is named alone somewhere in its matrix (Java and the older Node.js sample by
 		// the mistakes only each makes).
-		expect([...named].sort()).toEqual(
-			[...new Set(outcomes.map((outcome) => outcome.request.client))].sort()
-		);
+		expect([...named].sort()).toEqual([...new Set(requests.map(({ client }) => client))].sort());
 	});
 });

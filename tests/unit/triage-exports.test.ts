@@ -8,36 +8,7 @@ import {
 	type VerdictRecord
 } from '$lib/triage';
 import { triageLogText } from '../bench/triage-log.js';
-
-/** An RFC 4180 reader, written apart from the writer: quoted cells, "" inside them, CRLF rows. */
-function parseCsv(text: string): string[][] {
-	const rows: string[][] = [];
-	let row: string[] = [];
-	let cell = '';
-	let quoted = false;
-	for (let i = 0; i < text.length; i++) {
-		const char = text[i];
-		if (quoted) {
-			if (char === '"' && text[i + 1] === '"') {
-				cell += '"';
-				i++;
-			} else if (char === '"') quoted = false;
-			else cell += char;
-		} else if (char === '"') quoted = true;
-		else if (char === ',') {
-			row.push(cell);
-			cell = '';
-		} else if (char === '\r' && text[i + 1] === '\n') {
-			row.push(cell);
-			rows.push(row);
-			row = [];
-			cell = '';
-			i++;
-		} else cell += char;
-	}
-	expect(cell).toBe('');
-	return rows;
-}
+import { parseCsv } from './parse-csv';
 
 function record(overrides: Partial<VerdictRecord>): VerdictRecord {
 	return {

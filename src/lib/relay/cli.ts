@@ -101,6 +101,35 @@ export function parseArgs(argv: readonly string[]): Args | string {
 	return args;
 }
 
+/**
+ * How the sandbox service refuses what its server cannot read: the service's own error body, as
+ * invalid_request; a fault or a full server is the service's server_error. `now` stamps the body.
+ */
+export function serviceRefusal(now: () => number): Refusal {
+	return (code, message) =>
+		new Response(
+			JSON.stringify(
+				wrap(
+					{
+						code: 0,
+						error:
+							code === 'internal' || code === 'too_many_connections'
+								? 'server_error'
+								: 'invalid_request',
+						error_description: message,
+						msg: message
+					},
+					false,
+					now()
+				)
+			),
+			{
+				status: RELAY_ERRORS[code].status,
+				headers: { 'content-type': 'application/json; charset=utf-8' }
+			}
+		);
+}
+
 export async function main(
 	argv: readonly string[]
 ): Promise<{ url: string; close: () => Promise<void> } | null> {
@@ -126,30 +155,7 @@ export async function main(
 		}
 	};
 	if (args.serveSandbox) {
-		// A request the service cannot read gets the service's own error body, as invalid_request;
-		// a fault or a full server is the service's server_error.
-		const refuse: Refusal = (code, message) =>
-			new Response(
-				JSON.stringify(
-					wrap(
-						{
-							code: 0,
-							error:
-								code === 'internal' || code === 'too_many_connections'
-									? 'server_error'
-									: 'invalid_request',
-							error_description: message,
-							msg: message
-						},
-						false,
-						Date.now()
-					)
-				),
-				{
-					status: RELAY_ERRORS[code].status,
-					headers: { 'content-type': 'application/json; charset=utf-8' }
-				}
-			);
+		const refuse = serviceRefusal(Date.now);
 		const server = await serve(sandboxHandler, {
 			host: args.host,
 			port: args.port,

@@ -34,6 +34,23 @@ function afterHost(
 	return { uri: port + inputs.uri, inUri: false };
 }
 
+/**
+ * A mistake's variants where a client's URL class rewrites the request URI (`write`; null when it
+ * cannot read it): none when it changes nothing, else the rewritten URI, titled with both.
+ */
+function uriWrittenBy(
+	write: (uri: string) => string | null,
+	title:
+		'diagnosis_title_uri_as_typed' | 'diagnosis_title_uri_dotnet' | 'diagnosis_title_uri_whatwg'
+): CatalogueEntry['variants'] {
+	return (inputs) => {
+		const uri = write(inputs.uri);
+		return uri === null || uri === inputs.uri
+			? []
+			: [{ inputs: { ...inputs, uri }, title: text(title, { uri, sent: inputs.uri }) }];
+	};
+}
+
 /** The Java sample's port line: the scheme's, when the URL names another. */
 function schemePort(inputs: SigningInputs, { scheme }: MistakeContext): string | null {
 	const port = scheme === 'https' ? '443' : '80';
@@ -147,17 +164,7 @@ export const REQUEST_URI_MISTAKES = [
 		prior: 0.06,
 		slot: 'query',
 		fix: text('diagnosis_fix_uri_as_typed'),
-		variants: (inputs) => {
-			const uri = asTyped(inputs.uri);
-			return uri === inputs.uri
-				? []
-				: [
-						{
-							inputs: { ...inputs, uri },
-							title: text('diagnosis_title_uri_as_typed', { uri, sent: inputs.uri })
-						}
-					];
-		}
+		variants: uriWrittenBy(asTyped, 'diagnosis_title_uri_as_typed')
 	},
 	{
 		id: 'uri-dotnet',
@@ -166,17 +173,7 @@ export const REQUEST_URI_MISTAKES = [
 		prior: 0.06,
 		slot: 'query',
 		fix: text('diagnosis_fix_uri_dotnet'),
-		variants: (inputs) => {
-			const uri = dotnetPathAndQuery(inputs.uri);
-			return uri === inputs.uri
-				? []
-				: [
-						{
-							inputs: { ...inputs, uri },
-							title: text('diagnosis_title_uri_dotnet', { uri, sent: inputs.uri })
-						}
-					];
-		}
+		variants: uriWrittenBy(dotnetPathAndQuery, 'diagnosis_title_uri_dotnet')
 	},
 	{
 		id: 'query-re-encoded',
@@ -203,17 +200,7 @@ export const REQUEST_URI_MISTAKES = [
 		prior: 0.04,
 		slot: 'query',
 		fix: text('diagnosis_fix_uri_whatwg'),
-		variants: (inputs) => {
-			const uri = whatwgPathAndSearch(inputs.uri);
-			return uri === null || uri === inputs.uri
-				? []
-				: [
-						{
-							inputs: { ...inputs, uri },
-							title: text('diagnosis_title_uri_whatwg', { uri, sent: inputs.uri })
-						}
-					];
-		}
+		variants: uriWrittenBy(whatwgPathAndSearch, 'diagnosis_title_uri_whatwg')
 	},
 
 	{
