@@ -104,11 +104,4 @@ describe('query rewrites', () => {
 		expect(asTyped('/p?a=%ED%A0%80&b=%E5%B0')).toBe('/p?a=%ED%A0%80&b=%E5%B0');
 		expect(asTyped('/p?a=%7c%7B%5e%60%5C%22%3C%3e')).toBe('/p?a=|{^`\\"<>');
 	});
-
-	it('reads every rewrite in time linear in the URI', () => {
-		const long = `/p?${'%'.repeat(50_000)}${'%E5'.repeat(50_000)}${"'".repeat(50_000)}`;
-		const started = performance.now();
-		for (const rewrite of [asTyped, dotnetPathAndQuery, whatwgPathAndSearch]) rewrite(long);
-		expect(performance.now() - started).toBeLessThan(2000);
-	});
 });
