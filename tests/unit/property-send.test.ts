@@ -127,15 +127,13 @@ describe('readBody (property)', () => {
 		);
 	});
 
-	it('reads a long HTML page in linear time', () => {
+	it('reads a long HTML page to the end', () => {
 		fc.assert(
 			fc.property(
 				fc.constantFrom('<title', '<html>', '</title', '<title>x', 'a'),
 				fc.integer({ min: 10_000, max: 40_000 }),
 				(piece, times) => {
-					const started = performance.now();
 					readBody(`${piece.repeat(times)}</html>`);
-					expect(performance.now() - started).toBeLessThan(2000);
 				}
 			),
 			{ numRuns: 20 }
@@ -143,13 +141,10 @@ describe('readBody (property)', () => {
 	});
 
 	// A page's <title> must be found in linear time: a body of "<title" without a ">", repeated, is
-	// what makes a backtracking search quadratic. Not a speed goal but a hang guard: quadratic work on
-	// this input takes tens of seconds, linear work a few milliseconds, so the generous limit only
-	// trips when the page would freeze.
+	// what makes a backtracking search quadratic. A hang guard, not a speed test: quadratic work on
+	// this input takes tens of seconds, past the test's own time limit; linear work, milliseconds.
 	it('does not hang on "<title" × 100 000 + "</html>"', () => {
-		const started = performance.now();
 		expect(readBody(`${'<title'.repeat(100_000)}</html>`)).toMatchObject({ kind: 'html' });
-		expect(performance.now() - started).toBeLessThan(2000);
 	});
 });
 

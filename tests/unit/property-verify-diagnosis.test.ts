@@ -136,19 +136,15 @@ describe('huge input (property)', () => {
 		);
 	});
 
-	// The page diffs the pasted base string on every change. Hang guards, not speed goals: work
-	// quadratic in a run of line breaks takes tens of seconds on 200 000 of them, linear work
-	// milliseconds, so the generous limit only trips when the page would freeze.
+	// The page diffs the pasted base string on every change. Hang guards, not speed tests: work
+	// quadratic in a run of line breaks takes tens of seconds on 200 000 of them, past the test's own
+	// time limit; linear work, milliseconds.
 	it('diffBaseString does not hang on 200 000 line breaks then "x"', () => {
 		const pasted = `${'\n'.repeat(200_000)}x`;
-		const started = performance.now();
 		expect(diffBaseString('a\n', pasted).same).toBe(false);
-		expect(performance.now() - started).toBeLessThan(2000);
 	});
 
 	it('unescapeBaseString does not hang on 200 000 line breaks then "x"', () => {
-		const started = performance.now();
 		expect(unescapeBaseString(`${'\n'.repeat(200_000)}x`)).toMatch(/x$/);
-		expect(performance.now() - started).toBeLessThan(2000);
 	});
 });
