@@ -223,5 +223,6 @@ export function huge(
  * the test's own time limit; how fast it reads is the bench's to measure, not a test's.
  */
 export function quickly(run: () => unknown): void {
-	outcome(run);
+	const result = outcome(run);
+	expect(result.ok ? result.value : result.error).not.toBeUndefined();
 }

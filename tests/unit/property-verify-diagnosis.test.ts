@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MacInputError, requestTarget, type MacHeaderParams } from '$lib/mac';
 import { diagnose, diffBaseString, unescapeBaseString } from '$lib/diagnosis';
-import { RUNS, headerParams, hostile, huge, quickly, utf16Unit } from './property-arbitraries';
+import { RUNS, headerParams, hostile, huge, utf16Unit } from './property-arbitraries';
 import { realisticParams } from './verify-arbitraries-shell';
 
 const baseStringLike = fc.oneof(
@@ -123,13 +123,13 @@ describe('diagnose (property)', () => {
 });
 
 describe('huge input (property)', () => {
-	it('diffBaseString and unescapeBaseString answer quickly on 50-250 kB', () => {
+	it('diffBaseString and unescapeBaseString read 50-250 kB to the end', () => {
 		fc.assert(
 			fc.property(
 				huge(['v1.', '#v1.', 'v1.eyJ', ''], ['A', 'eyJ', '_-', 'Zm9v', '\n', 'a\n', '\r\n', '\\n']),
 				(text) => {
-					quickly(() => diffBaseString(text, `${text}x`));
-					quickly(() => unescapeBaseString(`${text}x`));
+					expect(diffBaseString(text, `${text}x`).same).toBe(false);
+					expect(unescapeBaseString(`${text}x`)).toMatch(/x$/);
 				}
 			),
 			{ numRuns: 12 }
