@@ -2,6 +2,9 @@
 // language, and reads the Summary's final counts: what most triage tests do around Triage.
 import { expect, type Page } from '@playwright/test';
 
+/** How long a test of a whole log's run may take: reading it is the page's longest work. */
+export const BIG_RUN_MS = 120_000;
+
 const NAMES = {
 	en: { path: './triage', file: 'Requests file', keys: 'Keys' },
 	'zh-CN': { path: './zh-CN/triage', file: '请求文件', keys: '密钥' }
@@ -26,9 +29,9 @@ export async function giveLog(
 /** The Summary named `name` as group → count, read from its rows once the run's own counts stand. */
 export async function summaryCounts(page: Page, name: string): Promise<Record<string, string>> {
 	const table = page.getByRole('table', { name, exact: true });
-	await expect(table).toBeVisible({ timeout: 30_000 });
+	await expect(table).toBeVisible({ timeout: BIG_RUN_MS });
 	// The counts fill as the verdicts come; the run's own summary ends them.
-	await expect(table).toHaveAttribute('aria-busy', 'false', { timeout: 30_000 });
+	await expect(table).toHaveAttribute('aria-busy', 'false', { timeout: BIG_RUN_MS });
 	return table.evaluate((element) => {
 		const counts: Record<string, string> = {};
 		for (const row of element.querySelectorAll('tbody tr'))
