@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
+import regexp from 'eslint-plugin-regexp';
 import svelte from 'eslint-plugin-svelte';
 import { defineConfig, globalIgnores } from 'eslint/config';
 import globals from 'globals';
@@ -19,6 +20,9 @@ export default defineConfig(
 	js.configs.recommended,
 	...ts.configs.recommended,
 	...svelte.configs.recommended,
+	// Readers of outside input must run in linear time: regexp reports patterns that can backtrack
+	// super-linearly (issue 23). 2.x, because 3.x needs a parser that requires Node 22.
+	regexp.configs['flat/recommended'],
 	prettier,
 	...svelte.configs.prettier,
 	{

@@ -11,7 +11,7 @@ export async function englishProse(page: Page): Promise<string[]> {
 		// Two words of two or more Latin letters in a row, separated by spaces or light punctuation:
 		// "Send it", "base string" (not "HMAC-SHA-1", not "GET /account/basic-info/v1", not
 		// "MAC id=": a word before "=" is code).
-		const words = /(?:^|[^\w/.-])[A-Za-z]{2,}(?:[ ,'’]+[A-Za-z]{2,})+(?![\w/.="-])/;
+		const words = /(?:^|[^\w/.-])[A-Z]{2,}(?:[ ,'’]+[A-Z]{2,})+(?![\w/.="-])/i;
 		const terms =
 			/Mac Token|Client ID|query string|Access Token|Git Bash|Windows cmd|Copy as (?:fetch|PowerShell|cURL)/g;
 		// What the page quotes back (“what you pasted”) is the user's text, not the page's.

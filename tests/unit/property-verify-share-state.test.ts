@@ -158,7 +158,7 @@ describe('share links (property)', () => {
 		fc.assert(
 			fc.property(stateArb, (state) => {
 				const fragment = encodeShareState(state, { includeKid: true });
-				expect(fragment).toMatch(/^v1\.[A-Za-z0-9_-]*$/);
+				expect(fragment).toMatch(/^v1\.[\w-]*$/);
 				const options = Object.fromEntries(
 					Object.entries(state.options).filter(
 						([name]) => name !== '__proto__' && !SECRET.test(name)
@@ -204,8 +204,8 @@ describe('share links (property)', () => {
 	});
 
 	const macKey = fc.oneof(
-		fc.stringMatching(/^[A-Za-z0-9+/]{16,43}=?$/),
-		fc.stringMatching(/^[A-Za-z0-9-]{4,12}$/),
+		fc.stringMatching(/^[A-Z0-9+/]{16,43}=?$/i),
+		fc.stringMatching(/^[A-Z0-9-]{4,12}$/i),
 		fc.string({ unit: utf16Unit, minLength: 4, maxLength: 12 }),
 		// Pieces of the placeholders the encoder writes in place of secrets.
 		fc

@@ -10,8 +10,8 @@ function chromeCmdQuote(text: string): string {
 		text
 			.replace(/\\/g, '\\\\')
 			.replace(/"/g, '\\"')
-			.replace(/[^a-zA-Z0-9\s_\-:=+~'/.',?;()*`]/g, '^$&')
-			.replace(/%(?=[a-zA-Z0-9_])/g, '%^')
+			.replace(/[^\w\s\-:=+~'/.,?;()*`]/g, '^$&')
+			.replace(/%\b/g, '%^')
 			.replace(/\r?\n|\r/g, '^\n\n') +
 		'^"'
 	);

@@ -122,7 +122,7 @@ export const whatwgPathAndSearch = keepLast((uri: string): string | null => {
 	}
 });
 
-const HEX = /^[0-9A-Fa-f]{2}$/;
+const HEX = /^[0-9A-F]{2}$/i;
 const hexAt = (text: string, at: number) =>
 	at + 2 < text.length && HEX.test(text.slice(at + 1, at + 3))
 		? parseInt(text.slice(at + 1, at + 3), 16)

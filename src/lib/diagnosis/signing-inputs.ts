@@ -98,15 +98,15 @@ export function decodedLength(mac: string, encoding: DigestEncoding): number | n
 		alphabet.test(mac) && mac.length % 4 !== 1 ? Math.floor((mac.length * 3) / 4) : null;
 	switch (encoding) {
 		case 'hex':
-			return /^[0-9a-fA-F]*$/.test(mac) && mac.length % 2 === 0 ? mac.length / 2 : null;
+			return /^[0-9a-f]*$/i.test(mac) && mac.length % 2 === 0 ? mac.length / 2 : null;
 		case 'base64':
-			return padded(/^[A-Za-z0-9+/]*={0,2}$/);
+			return padded(/^[A-Z0-9+/]*={0,2}$/i);
 		case 'base64url':
-			return padded(/^[A-Za-z0-9_-]*={0,2}$/);
+			return padded(/^[\w-]*={0,2}$/);
 		case 'base64-unpadded':
-			return unpadded(/^[A-Za-z0-9+/]*$/);
+			return unpadded(/^[A-Z0-9+/]*$/i);
 		case 'base64url-unpadded':
-			return unpadded(/^[A-Za-z0-9_-]*$/);
+			return unpadded(/^[\w-]*$/);
 	}
 }
 

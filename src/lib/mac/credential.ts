@@ -98,7 +98,7 @@ export interface PastedJson {
  * (`D/TapLogin( 1234): `).
  */
 const LOGCAT_PREFIX =
-	/^(?:(?:\d{4}-)?\d\d-\d\d \d\d:\d\d:\d\d\.\d+\s+\d+(?:[-\s]+\d+)?(?:\/\S+)?\s+(?:[VDIWEFA][/\s]\s*[^:\s]*\s*(?:\(\s*\d+\))?:|\S+\s+\S+\s+[VDIWEFA]\s)|[VDIWEFA]\/[^:(]*(?:\(\s*\d+\))?:) ?/;
+	/^(?:(?:\d{4}-)?\d\d-\d\d \d\d:\d\d:\d\d\.\d+\s+\d+(?:[-\s]+\d+)?(?:\/\S+)?\s+(?:[VDIWEFA][/\s]\s*(?:[^:\s]+\s*)?(?:\(\s*\d+\))?:|\S+\s+\S+\s+[VDIWEFA]\s)|[VDIWEFA]\/[^:(]*(?:\(\s*\d+\))?:) ?/;
 
 /**
  * A login result that an app logged over several lines (pretty-printed, or cut by logcat's line

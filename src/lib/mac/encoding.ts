@@ -26,7 +26,7 @@ export function toBase64Url(bytes: Uint8Array): string {
 }
 
 // One alphabet throughout, standard or URL-safe; the padding, when there is any, at the end.
-const BASE64 = /^(?:[A-Za-z0-9+/]*|[A-Za-z0-9_-]*)={0,2}$/;
+const BASE64 = /^(?:[A-Z0-9+/]*|[\w-]*)={0,2}$/i;
 
 /**
  * Whether `text` is Base64 in one alphabet, standard (+ /) or URL-safe (- _), with its = padding

@@ -59,7 +59,7 @@ function headerError(detail: MacErrorDetail): never {
 }
 
 /** name = "quoted value" | bare-value, then a comma or the end, with any white space pasting adds. */
-const PARAM = /\s*([A-Za-z][\w-]*)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,"]*))\s*(,|$)/y;
+const PARAM = /\s*([A-Z][\w-]*)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,"]*))\s*(,|$)/iy;
 
 /**
  * Reads a MAC Authorization header as people paste it: with or without `Authorization:`, `,` or `, `,
@@ -68,7 +68,7 @@ const PARAM = /\s*([A-Za-z][\w-]*)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,"]*))\s*(,
 export function parseAuthorization(header: string): MacHeaderParams {
 	requireText('Authorization', header);
 	let text = header.trim().replace(/^authorization\s*:\s*/i, '');
-	const scheme = /^([A-Za-z][\w-]*)\s+/.exec(text);
+	const scheme = /^([A-Z][\w-]*)\s+/i.exec(text);
 	if (!scheme) headerError({ code: text === '' ? 'header_empty' : 'header_no_scheme', params: {} });
 	if (scheme[1]?.toUpperCase() !== 'MAC')
 		headerError({ code: 'header_scheme', params: { scheme: scheme[1] ?? '' } });

@@ -18,8 +18,8 @@ export function cmdQuote(word: string): string {
 		.replace(/(\\*)"/g, (_, slashes: string) => `${slashes}${slashes}\\"`)
 		.replace(/(\\+)$/, '$1$1');
 	const caret = crt
-		.replace(/[^A-Za-z0-9 _\-:=+~'/.,?;*@\r\n]/g, '^$&')
-		.replace(/%(?=[A-Za-z0-9_])/g, '%^')
+		.replace(/[^\w \-:=+~'/.,?;*@\r\n]/g, '^$&')
+		.replace(/%\b/g, '%^')
 		.replace(/\r?\n/g, '^\n\n');
 	return `^"${caret}^"`;
 }

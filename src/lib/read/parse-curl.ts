@@ -42,7 +42,7 @@ const SHORT_TO_LONG: Record<string, string> = {
 };
 const DATA_OPTIONS = new Set(['data', 'data-ascii', 'data-binary', 'data-raw', 'data-urlencode']);
 // What ends the curl command in a pasted shell line: a pipe, a list, a redirection.
-const SHELL_OPERATOR = /^(?:\||\|\||&&|;|&|>|>>|<|\d?>&\d|\d>)$/;
+const SHELL_OPERATOR = /^(?:[|;]|\|\||&&|[&><]|>>|\d?>&\d|\d>)$/;
 
 interface Parsed {
 	urls: string[];
@@ -248,7 +248,7 @@ function dataPart({ option, value }: { option: string; value: string }): string 
 function curlEscape(text: string): string {
 	return Array.from(new TextEncoder().encode(text), (byte) => {
 		const char = String.fromCharCode(byte);
-		if (/[A-Za-z0-9\-._~]/.test(char)) return char;
+		if (/[\w\-.~]/.test(char)) return char;
 		if (char === ' ') return '+';
 		return `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
 	}).join('');

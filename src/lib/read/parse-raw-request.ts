@@ -15,7 +15,7 @@ export interface RawRequest {
 export const REQUEST_LINE =
 	/^([A-Za-z]+)[ \t]+(\/\S*|[A-Za-z][A-Za-z0-9+.-]*:\/\/\S+|\*)(?:[ \t]+HTTP\/(\d(?:\.\d)?))?[ \t]*$/;
 /** `Name: value`, and the pseudo-headers (`:authority: h`) devtools shows for HTTP/2. */
-export const HEADER_LINE = /^(:?[!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*(.*)$/;
+export const HEADER_LINE = /^(:?[!#$%&'*+.^\w`|~-]+):[ \t]*(.*)$/;
 
 /**
  * Reads a raw HTTP request as pasted from a log, a proxy or devtools: an optional request line,

@@ -100,7 +100,7 @@ function looksLikeHar(trimmed: string): boolean {
 
 /** Which of the six pastes of one request it is, or null when it is none of them. */
 export function detectKind(text: string): Exclude<SignedRequestKind, LoggedFormat> | null {
-	const trimmed = text.replace(/^[\s\ufeff]+/, '');
+	const trimmed = text.replace(/^\s+/, '');
 	if (looksLikeHar(trimmed)) return 'har';
 	if (FETCH_CALL.test(trimmed)) return 'fetch';
 	if (looksLikePowerShell(trimmed)) return 'powershell';
@@ -135,7 +135,7 @@ function read(text: string): SignedRequest {
 	if (text.trim() === '') {
 		fail(t('paste_empty'));
 	}
-	const isHar = looksLikeHar(text.replace(/^[\s\ufeff]+/, ''));
+	const isHar = looksLikeHar(text.replace(/^\s+/, ''));
 	if (text.length > (isHar ? MAX_HAR_LENGTH : MAX_LENGTH)) {
 		fail(
 			isHar
@@ -192,7 +192,7 @@ export interface ListedRequest {
  * of one request, or one that parseSignedRequest cannot read (which then says why).
  */
 export function parseSignedRequests(text: string): ListedRequest[] | null {
-	if (!looksLikeHar(text.replace(/^[\s\ufeff]+/, '')) || text.length > MAX_HAR_LENGTH) return null;
+	if (!looksLikeHar(text.replace(/^\s+/, '')) || text.length > MAX_HAR_LENGTH) return null;
 	try {
 		const requests = parseHarRequests(text);
 		if (requests.length < 2) return null;
@@ -214,7 +214,7 @@ export function parseSignedRequests(text: string): ListedRequest[] | null {
  * readers as a log on /triage, so both pages read a log alike; null for a paste of one.
  */
 export function listLogged(text: string): ListedRequest[] | null {
-	if (text.length > MAX_LENGTH || looksLikeHar(text.replace(/^[\s\ufeff]+/, ''))) return null;
+	if (text.length > MAX_LENGTH || looksLikeHar(text.replace(/^\s+/, ''))) return null;
 	const reading = readLines(text);
 	if (reading === null || reading.requests.length < 2) return null;
 	const { format } = reading;
@@ -352,7 +352,7 @@ function unknownPasteMessage(text: string): Text {
 	const hints: Text[] = [];
 	if (/[\u201c\u201d\u2018\u2019]/.test(text)) hints.push(t('paste_hint_curly_quotes'));
 	if (/^\s*(?:authorization\s*:\s*)?bearer\s/i.test(text)) hints.push(t('paste_hint_bearer'));
-	if (/^[\s\ufeff]*[{[]/.test(text)) hints.push(t('paste_hint_json'));
+	if (/^\s*[{[]/.test(text)) hints.push(t('paste_hint_json'));
 	const invoke = /Invoke-(?:WebRequest|RestMethod)/i.exec(text);
 	if (invoke) hints.push(t('paste_hint_invoke', { command: invoke[0] }));
 	return sentences('paste_sentences', [t('paste_unknown'), ...hints]) ?? t('paste_unknown');

@@ -18,7 +18,7 @@ const SNIFF_LENGTH = 256;
  * starts NDJSON; anything else is read as log lines. Null for a file of white space only.
  */
 export function detectFormat(start: string): LogFormat | null {
-	const text = start.replace(/^[\s\ufeff]+/, '');
+	const text = start.replace(/^\s+/, '');
 	if (text === '') return null;
 	if (!text.startsWith('{')) return 'log-lines';
 	if (/^\{\s*"log"\s*:/.test(text)) return 'har';
@@ -48,7 +48,7 @@ export function readLines(
 async function sniff(source: TextSource): Promise<LogFormat | null> {
 	let seen = '';
 	for (;;) {
-		const trimmed = seen.replace(/^[\s\ufeff]+/, '');
+		const trimmed = seen.replace(/^\s+/, '');
 		const enough = trimmed.length > SNIFF_LENGTH || (trimmed.length > 0 && trimmed.includes('\n'));
 		if (enough) break;
 		const next = await source.next();

@@ -203,15 +203,15 @@ function ansiC(text: string, dollar: number): [string, number] {
 		if (simple !== undefined) {
 			append(simple);
 			index += 2;
-		} else if (next === 'x' && (match = /^[0-9a-fA-F]{1,2}/.exec(rest))) {
+		} else if (next === 'x' && (match = /^[0-9a-f]{1,2}/i.exec(rest))) {
 			bytes.push(parseInt(match[0], 16));
 			index += 2 + match[0].length;
 		} else if (/[0-7]/.test(next) && (match = /^[0-7]{1,3}/.exec(text.slice(index + 1)))) {
 			bytes.push(parseInt(match[0], 8) & 0xff);
 			index += 1 + match[0].length;
 		} else if (
-			(next === 'u' && (match = /^[0-9a-fA-F]{1,4}/.exec(rest))) ||
-			(next === 'U' && (match = /^[0-9a-fA-F]{1,8}/.exec(rest)))
+			(next === 'u' && (match = /^[0-9a-f]{1,4}/i.exec(rest))) ||
+			(next === 'U' && (match = /^[0-9a-f]{1,8}/i.exec(rest)))
 		) {
 			const code = parseInt(match[0], 16);
 			append(code <= 0x10ffff ? String.fromCodePoint(code) : `\\${next}${match[0]}`);

@@ -42,7 +42,7 @@ export interface Listening {
 /** Methods a fetch Request cannot carry; a server answers them itself. */
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 /** A Host header: a name, an IPv4 address or a bracketed IPv6 address, and an optional port. */
-const HOST = /^(?:[a-z0-9._~-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
+const HOST = /^(?:[\w.~-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
 
 interface Received {
 	scheme: string;

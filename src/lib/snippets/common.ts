@@ -22,7 +22,7 @@ export interface Resolved {
 export function resolve(options: SnippetOptions): Resolved {
 	const macKeyEnv = options.macKeyEnv ?? DEFAULT_MAC_KEY_ENV;
 	// Every language must be able to name the variable without quoting it (shell in particular).
-	if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(macKeyEnv)) {
+	if (!/^[A-Z_]\w*$/i.test(macKeyEnv)) {
 		throw new MacInputError(
 			'macKeyEnv',
 			`"${macKeyEnv}" cannot name an environment variable: use letters, digits and _.`

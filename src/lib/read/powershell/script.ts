@@ -16,7 +16,7 @@ import {
 } from './lexer';
 import { resolveParameter } from './parameters';
 
-const PARAMETER = /[-\u2013\u2014\u2015]([A-Za-z_][A-Za-z0-9_]*)(:?)/y;
+const PARAMETER = /[-\u2013\u2014\u2015]([A-Z_]\w*)(:?)/iy;
 const COMMAND = /(Invoke-WebRequest|Invoke-RestMethod|iwr|irm)(?=[\s;|)}]|$)/iy;
 const ADD_CALL = /\.Add\s*\(/iy;
 const CAST = /\[[\w.]+\][ \t]*(?=@\{)/y;

@@ -157,7 +157,7 @@ export function decodeShareState(fragment: string): ShareState | null {
 		const raw = fragment.startsWith('#') ? fragment.slice(1) : fragment;
 		if (raw.length > MAX_FRAGMENT || !raw.startsWith(VERSION)) return null;
 		const body = raw.slice(VERSION.length);
-		if (!/^[A-Za-z0-9_-]*$/.test(body)) return null;
+		if (!/^[\w-]*$/.test(body)) return null;
 		const value: unknown = JSON.parse(
 			new TextDecoder('utf-8', { fatal: true }).decode(fromBase64(body))
 		);
