@@ -364,7 +364,7 @@ async function triageInto(
 			fail(`stopped by ${stoppedBy}${csv === null ? '' : `; ${args.out} was not written`}.`);
 			return 128 + constants.signals[stoppedBy as (typeof SIGNALS)[number]];
 		}
-		if (csv?.error != null)
+		if (csv !== null && csv.error !== null)
 			return fail(`Cannot write the verdicts to ${args.out} (${reason(csv.error)}).`);
 		const result: PartSummary = {
 			...summary,
