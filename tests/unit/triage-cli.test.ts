@@ -1,30 +1,16 @@
-import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { once } from 'node:events';
+import { link, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '$lib/triage/cli';
 import { triageLogText } from '../bench/triage-log.js';
-
-// `npm run triage` as a real process: node src/lib/triage/run.js, as package.json runs it.
-const RUN = resolve(import.meta.dirname, '../../src/lib/triage/run.js');
-
-function triage(
-	...args: string[]
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-	return new Promise((done, fail) => {
-		const child = spawn(process.execPath, [RUN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-		let stdout = '';
-		let stderr = '';
-		child.stdout.on('data', (chunk) => (stdout += chunk));
-		child.stderr.on('data', (chunk) => (stderr += chunk));
-		child.on('error', fail);
-		child.on('close', (code) => done({ code, stdout, stderr }));
-	});
-}
+import { inShell, start, triage } from './triage-process';
 
 let dir = '';
 const LOG = triageLogText({ requests: 1200, faultRate: 0.05, seed: 21 });
 const CLEAN = triageLogText({ requests: 300, faultRate: 0, seed: 22 });
+const OLD_VERDICTS = 'the verdicts of an earlier run\n';
 
 beforeAll(async () => {
 	dir = await mkdtemp(join(tmpdir(), 'triage-cli-'));
@@ -35,14 +21,19 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
+/** The files of a folder whose names say they are temporary (the CSV before its rename). */
+async function temporaryFiles(folder: string): Promise<string[]> {
+	return (await readdir(folder)).filter((name) => name.endsWith('.tmp'));
+}
+
 // Each process loads the TypeScript through Vite's module runner: about a second on a busy machine.
 describe('npm run triage', { timeout: 60_000 }, () => {
 	it('prints the summary, writes the verdicts beside the input and exits 1 on mismatches', async () => {
-		const { code, stdout, stderr } = await triage(
+		const { code, stdout, stderr } = await triage([
 			join(dir, 'log.ndjson'),
 			'--keys',
 			join(dir, 'keys.txt')
-		);
+		]);
 		expect(stderr).toBe('');
 		expect(code).toBe(1);
 		expect(stdout).toContain(`| mismatch | ${LOG.expected.mismatch} |`);
@@ -62,17 +53,18 @@ describe('npm run triage', { timeout: 60_000 }, () => {
 				expect(text).not.toContain(kid);
 			}
 		}
+		expect(await temporaryFiles(dir)).toEqual([]);
 	});
 
 	it('prints JSON with --json and exits 0 when everything matches', async () => {
-		const { code, stdout } = await triage(
+		const { code, stdout } = await triage([
 			'--json',
 			join(dir, 'clean.ndjson'),
 			'--keys',
 			join(dir, 'clean-keys.txt'),
 			'--out',
 			join(dir, 'clean.csv')
-		);
+		]);
 		expect(code).toBe(0);
 		const summary = JSON.parse(stdout);
 		expect(summary.format).toBe('ndjson');
@@ -81,33 +73,190 @@ describe('npm run triage', { timeout: 60_000 }, () => {
 		expect((await readFile(join(dir, 'clean.csv'), 'utf8')).split('\r\n')).toHaveLength(302);
 	});
 
-	it('exits 2 with a clear message on a usage error, naming a bad keys line but never its key', async () => {
-		const noKeys = await triage(join(dir, 'log.ndjson'));
-		expect(noKeys.code).toBe(2);
-		expect(noKeys.stderr).toMatch(/^Give the keys: --keys KEYFILE\.\n\nUsage: npm run triage/);
-
-		const noFile = await triage('--keys', join(dir, 'keys.txt'));
-		expect(noFile.code).toBe(2);
-		expect(noFile.stderr).toContain('Give the FILE to triage.');
-
-		const missing = await triage(join(dir, 'nope.ndjson'), '--keys', join(dir, 'keys.txt'));
-		expect(missing.code).toBe(2);
-		expect(missing.stderr).toBe(`Cannot read ${join(dir, 'nope.ndjson')} (ENOENT).\n`);
-
-		const unknown = await triage('--fast', join(dir, 'log.ndjson'));
-		expect(unknown.code).toBe(2);
-		expect(unknown.stderr).toContain('Unknown option --fast.');
-
+	it('exits 2 with one line on a usage error, naming a bad keys line but never its key', async () => {
 		await writeFile(join(dir, 'bad-keys.txt'), 'kid-a key-a\nkid-b secret-b extra\n');
-		const badKeys = await triage(join(dir, 'log.ndjson'), '--keys', join(dir, 'bad-keys.txt'));
+		const [noKeys, noFile, missing, unknown, badKeys, help] = await Promise.all([
+			triage([join(dir, 'log.ndjson')]),
+			triage(['--keys', join(dir, 'keys.txt')]),
+			triage([join(dir, 'nope.ndjson'), '--keys', join(dir, 'keys.txt')]),
+			triage(['--fast', join(dir, 'log.ndjson')]),
+			triage([join(dir, 'log.ndjson'), '--keys', join(dir, 'bad-keys.txt')]),
+			triage(['--help'])
+		]);
+		expect(noKeys.code).toBe(2);
+		expect(noKeys.stderr).toBe(
+			'triage: Give the keys: --keys KEYFILE. See npm run triage -- --help.\n'
+		);
+
+		expect(noFile.code).toBe(2);
+		expect(noFile.stderr).toBe('triage: Give the FILE to triage. See npm run triage -- --help.\n');
+
+		expect(missing.code).toBe(2);
+		expect(missing.stderr).toBe(`triage: Cannot read ${join(dir, 'nope.ndjson')} (ENOENT).\n`);
+
+		expect(unknown.code).toBe(2);
+		expect(unknown.stderr).toBe('triage: Unknown option --fast. See npm run triage -- --help.\n');
+
 		expect(badKeys.code).toBe(2);
 		expect(badKeys.stderr).toBe(
-			`${join(dir, 'bad-keys.txt')}, line 2: more than "kid mac_key" on the line.\n`
+			`triage: ${join(dir, 'bad-keys.txt')}, line 2: more than "kid mac_key" on the line.\n`
 		);
 		expect(badKeys.stderr).not.toContain('secret-b');
 
-		const help = await triage('--help');
 		expect(help.code).toBe(0);
 		expect(help.stdout).toContain('--keys KEYFILE');
+		// The statuses a script may test are documented where --help shows them.
+		expect(help.stdout).toMatch(/^ {2}0 {8}every request read matches/m);
+		expect(help.stdout).toMatch(/^ {2}1 {8}a request mismatches or cannot be read/m);
+		expect(help.stdout).toMatch(/^ {2}2 {8}a usage error, or input that cannot be read/m);
+	});
+
+	it('refuses --out naming the log under any spelling, or the keys, before writing anything', async () => {
+		const folder = join(dir, 'spellings');
+		await mkdir(join(folder, 'sub'), { recursive: true });
+		const log = join(folder, 'log.ndjson');
+		await writeFile(log, LOG.text);
+		await symlink(log, join(folder, 'symbolic.ndjson'));
+		await link(log, join(folder, 'hard.ndjson'));
+		const keys = join(dir, 'keys.txt');
+		const refused = `is the log being triaged (log.ndjson): the verdicts would overwrite it. Give another --out.\n`;
+		// The log given by a relative name, --out spelled four other ways (the process runs in `folder`).
+		const spellings = ['./log.ndjson', 'sub/../log.ndjson', 'symbolic.ndjson', 'hard.ndjson'];
+		const runs = await Promise.all(
+			spellings.map((out) => {
+				const { child, done } = start(['log.ndjson', '--keys', keys, '--out', out], {
+					cwd: folder
+				});
+				child.stdin.end();
+				return done.then(({ code, stdout, stderr }) => ({ out, code, stdout, stderr }));
+			})
+		);
+		expect(runs).toEqual(
+			spellings.map((out) => ({
+				out,
+				code: 2,
+				stdout: '',
+				stderr: `triage: --out ${out} ${refused}`
+			}))
+		);
+		expect(await readFile(log, 'utf8')).toBe(LOG.text);
+		const onKeys = await triage([log, '--keys', keys, '--out', keys]);
+		expect(onKeys.code).toBe(2);
+		expect(onKeys.stderr).toBe(
+			`triage: --out ${keys} is the keys file: the verdicts would overwrite it. Give another --out.\n`
+		);
+		expect(await readFile(keys, 'utf8')).toBe(LOG.keys);
+		expect(await temporaryFiles(folder)).toEqual([]);
+	});
+
+	it('refuses --out naming the file standard input is read from (`- < log`)', async () => {
+		const log = join(dir, 'stdin-log.ndjson');
+		await writeFile(log, LOG.text);
+		const keys = join(dir, 'keys.txt');
+		const { code, stdout, stderr } = await inShell('"$0" "$1" - --keys "$2" --out "$3" < "$3"', [
+			keys,
+			log
+		]);
+		expect({ code, stdout, stderr }).toEqual({
+			code: 2,
+			stdout: '',
+			stderr: `triage: --out ${log} is the log being triaged (standard input): the verdicts would overwrite it. Give another --out.\n`
+		});
+		expect(await readFile(log, 'utf8')).toBe(LOG.text);
+	});
+
+	it('leaves neither a half-written CSV nor a temporary file when stopped by a signal', async () => {
+		const folder = join(dir, 'stopped');
+		await mkdir(folder);
+		const out = join(folder, 'verdicts.csv');
+		for (const [signal, status] of [
+			['SIGTERM', 143],
+			['SIGINT', 130]
+		] as const) {
+			await writeFile(out, OLD_VERDICTS);
+			const { child, done } = start([
+				'-',
+				'--keys',
+				join(dir, 'keys.txt'),
+				'--ndjson',
+				'--out',
+				out
+			]);
+			// More than one batch of verdicts (2,000), and the input left open: the run is under way.
+			child.stdin.write(LOG.text + LOG.text);
+			const first = await Promise.race([
+				once(child.stdout, 'data').then(([chunk]) => String(chunk)),
+				done.then(({ stderr }) => `ended before any verdict: ${stderr}`)
+			]);
+			expect(first).toMatch(/^\{"number":1,/);
+			child.kill(signal);
+			const { code, stderr } = await done;
+			expect(code).toBe(status);
+			expect(stderr).toBe(`triage: stopped by ${signal}; ${out} was not written.\n`);
+			expect(await readFile(out, 'utf8')).toBe(OLD_VERDICTS);
+			expect(await temporaryFiles(folder)).toEqual([]);
+		}
+	});
+
+	it('says in one line that a file is empty, or that the verdicts cannot be written', async () => {
+		await writeFile(join(dir, 'empty.log'), '');
+		const empty = await triage([join(dir, 'empty.log'), '--keys', join(dir, 'keys.txt')]);
+		expect(empty.code).toBe(2);
+		expect(empty.stderr).toBe(
+			`triage: ${join(dir, 'empty.log')} is empty: there is nothing to triage.\n`
+		);
+		expect(await readdir(dir)).not.toContain('empty.log.verdicts.csv');
+
+		const emptyStdin = await triage(['-', '--keys', join(dir, 'keys.txt'), '--summary-only']);
+		expect(emptyStdin.code).toBe(2);
+		expect(emptyStdin.stderr).toBe(
+			'triage: standard input is empty: there is nothing to triage.\n'
+		);
+
+		// /dev/full: every write fails with ENOSPC, as a full disk does.
+		const full = await triage([
+			join(dir, 'log.ndjson'),
+			'--keys',
+			join(dir, 'keys.txt'),
+			'--out',
+			'/dev/full'
+		]);
+		expect(full.code).toBe(2);
+		expect(full.stderr).toBe('triage: Cannot write the verdicts to /dev/full (ENOSPC).\n');
+		expect(full.stdout).toBe('');
+	});
+
+	it('turns an error from nowhere into one line and status 2, and removes its temporary file', async () => {
+		const folder = join(dir, 'failing');
+		await mkdir(folder);
+		const out = join(folder, 'verdicts.csv');
+		await writeFile(out, OLD_VERDICTS);
+		let stderr = '';
+		const code = await main(
+			[join(dir, 'log.ndjson'), '--keys', join(dir, 'keys.txt'), '--out', out, '--ndjson'],
+			{
+				stdout: () => {
+					throw new Error('the terminal caught fire\n    at somewhere (file.js:1:1)');
+				},
+				stderr: (text) => (stderr += text)
+			}
+		);
+		expect(code).toBe(2);
+		expect(stderr).toBe('triage: internal error: the terminal caught fire\n');
+		expect(await readFile(out, 'utf8')).toBe(OLD_VERDICTS);
+		expect(await temporaryFiles(folder)).toEqual([]);
+		// The same when only the summary cannot be printed: a status, not a rejection with a stack.
+		let said = '';
+		const printing = await main(
+			[join(dir, 'clean.ndjson'), '--keys', join(dir, 'clean-keys.txt'), '--json', '--out', out],
+			{
+				stdout: () => {
+					throw new TypeError('stdout is gone');
+				},
+				stderr: (text) => (said += text)
+			}
+		);
+		expect(printing).toBe(2);
+		expect(said).toBe('triage: internal error: stdout is gone\n');
 	});
 });

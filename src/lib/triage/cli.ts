@@ -1,79 +1,140 @@
-// `npm run triage -- FILE --keys KEYFILE [--json]`: the page's triage under Node, for logs too
-// sensitive to open in a browser. The summary goes to stdout, the verdicts to FILE.verdicts.csv.
-// Exit status: 0 when everything read matches, 1 when anything mismatches or is unreadable, 2 when
-// the command itself is wrong (arguments, a file that cannot be read, a keys file with problems).
-import { createReadStream, createWriteStream } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+// `npm run triage -- FILE --keys KEYFILE [options]`: the page's triage under Node, for logs too
+// sensitive (or too big) to open in a browser, and a part of a pipeline: standard input in, one
+// verdict a line out, summaries of parts merged. It never overwrites what it reads, never leaves a
+// half-written file, and ends every failure with one line and an exit status (see USAGE).
+import { createReadStream } from 'node:fs';
+import { open, readFile, realpath, type FileHandle } from 'node:fs/promises';
+import { constants } from 'node:os';
 import { Readable } from 'node:stream';
-import { once } from 'node:events';
-import { CSV_HEADER, csvRow, summaryMarkdown } from './exports';
-import { parseKeys, type KeyProblemCode } from './keys';
+import { CSV_HEADER, csvRow, ndjsonLine, summaryMarkdown } from './exports';
+import { parseKeys, type KeyProblemCode, type Keyring } from './keys';
 import { triage } from './engine';
-import type { HmacEngine } from './types';
+import { NonceLedger } from './tally';
+import { encodeLedger, mergeParts, type PartSummary } from './node/merge';
+import { OutFile, identify, refusal, stdinIdentity, type Identity } from './node/out-file';
+import type { HmacEngine, TriageSummary } from './types';
 
 export const USAGE = `Usage: npm run triage -- FILE --keys KEYFILE [options]
+       npm run triage -- --merge PART.json... [--json] [--reveal-kid]
 
 Verifies every MAC-signed request in FILE (a HAR, NDJSON with method, url, authorization and
 optional status, time and base_string, or log lines holding a URL and a MAC header) with the keys
-in KEYFILE, and groups them by the mistake that explains each mismatch.
+in KEYFILE, and groups them by the mistake that explains each mismatch. FILE - is standard input.
 
   --keys KEYFILE   one "kid mac_key" pair a line, or a single mac_key for every kid
-  --json           print the summary as JSON instead of text
-  --out CSVFILE    where the verdicts go (default FILE.verdicts.csv)
+  --out CSVFILE    where the verdicts go (default FILE.verdicts.csv); never FILE or KEYFILE. It is
+                   written beside CSVFILE under another name and renamed into place when complete
+  --ndjson         one verdict a line, as JSON, to standard output as they are decided; the summary
+                   then goes to standard error, and no CSV is written unless --out is given
+  --summary-only   the summary alone, no verdicts
+  --json           the summary as JSON, with what --merge needs (the kid and nonce pairs, hashed)
+  --merge          adds up the --json summaries of the parts of one log, given in the log's order
+                   (split by lines: split -n l/N), into the summary of the whole log
   --window SECONDS the server's ts window (default 300; the spec does not state it)
-  --reveal-kid     kids in full in the CSV and the summary (masked by default)
+  --reveal-kid     kids in full in the verdicts and the summary (masked by default)
   --hmac ENGINE    own (default), noble or subtle
   --help           this text
 
-Exit status: 0 all verified requests match, 1 a request mismatches or is unreadable, 2 usage error.
+Standard input has no name to put the verdicts beside: with FILE -, give --out, --ndjson or
+--summary-only.
+
+Exit status:
+  0        every request read matches (or has no key for its kid)
+  1        a request mismatches or cannot be read
+  2        a usage error, or input that cannot be read (missing, empty, a read that failed, a
+           keys file or a PART.json with problems); one line on standard error says which
+  130 143  stopped by SIGINT or SIGTERM: no verdicts file is left behind
+  141      standard output was closed early (| head): reading stopped there
 `;
 
-interface Args {
+interface TriageArgs {
+	mode: 'triage';
 	file: string;
 	keys: string;
 	json: boolean;
-	out: string;
+	/** Null: no CSV. */
+	out: string | null;
+	ndjson: boolean;
+	summaryOnly: boolean;
 	windowSeconds: number;
 	revealKid: boolean;
 	hmac: HmacEngine;
 }
 
-export function parseArgs(argv: readonly string[]): Args | { help: true } | string {
-	let file: string | undefined;
-	let keys: string | undefined;
-	let out: string | undefined;
-	let json = false;
-	let revealKid = false;
-	let windowSeconds = 300;
-	let hmac: HmacEngine = 'own';
+interface MergeArgs {
+	mode: 'merge';
+	parts: string[];
+	json: boolean;
+	revealKid: boolean;
+}
+
+/** The options that take a value. */
+const VALUED = new Set(['--keys', '--out', '--window', '--hmac']);
+/** The options --merge reads; the others are for triaging a file. */
+const FOR_MERGE = new Set(['--json', '--reveal-kid', '--merge']);
+
+export function parseArgs(
+	argv: readonly string[]
+): TriageArgs | MergeArgs | { help: true } | string {
+	const files: string[] = [];
+	const given = new Map<string, string | true>();
 	for (let index = 0; index < argv.length; index++) {
 		const arg = argv[index] ?? '';
-		const value = () => {
-			const next = argv[index + 1];
-			if (next === undefined || next.startsWith('--')) return null;
-			index += 1;
-			return next;
-		};
 		if (arg === '--help' || arg === '-h') return { help: true };
-		else if (arg === '--json') json = true;
-		else if (arg === '--reveal-kid') revealKid = true;
-		else if (arg === '--keys' || arg === '--out' || arg === '--window' || arg === '--hmac') {
-			const given = value();
-			if (given === null) return `${arg} needs a value.`;
-			if (arg === '--keys') keys = given;
-			else if (arg === '--out') out = given;
-			else if (arg === '--window') {
-				if (!/^\d+$/.test(given)) return `--window takes whole seconds, not "${given}".`;
-				windowSeconds = Number(given);
-			} else if (given === 'own' || given === 'noble' || given === 'subtle') hmac = given;
-			else return `--hmac is own, noble or subtle, not "${given}".`;
-		} else if (arg.startsWith('--')) return `Unknown option ${arg}.`;
-		else if (file === undefined) file = arg;
-		else return `One FILE only: "${file}" and "${arg}" were given.`;
+		if (!arg.startsWith('--')) {
+			files.push(arg);
+			continue;
+		}
+		if (VALUED.has(arg)) {
+			const next = argv[index + 1];
+			if (next === undefined || next.startsWith('--')) return `${arg} needs a value.`;
+			index += 1;
+			given.set(arg, next);
+		} else if (['--json', '--reveal-kid', '--ndjson', '--summary-only', '--merge'].includes(arg))
+			given.set(arg, true);
+		else return `Unknown option ${arg}.`;
 	}
+	const json = given.has('--json');
+	const revealKid = given.has('--reveal-kid');
+	if (given.has('--merge')) {
+		const other = [...given.keys()].find((option) => !FOR_MERGE.has(option));
+		if (other !== undefined) return `${other} is for triaging a log, not for --merge.`;
+		if (files.length === 0) return 'Give the PART.json files to merge.';
+		return { mode: 'merge', parts: files, json, revealKid };
+	}
+	const [file, extra] = files;
 	if (file === undefined) return 'Give the FILE to triage.';
-	if (keys === undefined) return 'Give the keys: --keys KEYFILE.';
-	return { file, keys, json, out: out ?? `${file}.verdicts.csv`, windowSeconds, revealKid, hmac };
+	if (extra !== undefined) return `One FILE only: "${file}" and "${extra}" were given.`;
+	const keys = given.get('--keys');
+	if (typeof keys !== 'string') return 'Give the keys: --keys KEYFILE.';
+	const window = given.get('--window') ?? '300';
+	if (typeof window !== 'string' || !/^\d+$/.test(window))
+		return `--window takes whole seconds, not "${window}".`;
+	const hmac = given.get('--hmac') ?? 'own';
+	if (hmac !== 'own' && hmac !== 'noble' && hmac !== 'subtle')
+		return `--hmac is own, noble or subtle, not "${hmac}".`;
+	const ndjson = given.has('--ndjson');
+	const summaryOnly = given.has('--summary-only');
+	const out = given.get('--out');
+	if (typeof out === 'string') {
+		if (summaryOnly) return '--summary-only writes no verdicts: leave out --out.';
+		if (out === '-') return '--out - : for the verdicts on standard output, give --ndjson.';
+	}
+	if (summaryOnly && ndjson) return '--summary-only writes no verdicts: leave out --ndjson.';
+	if (file === '-' && out === undefined && !ndjson && !summaryOnly)
+		return 'Standard input has no name to put the verdicts beside: give --out CSVFILE, --ndjson or --summary-only.';
+	return {
+		mode: 'triage',
+		file,
+		keys,
+		json,
+		out: typeof out === 'string' ? out : ndjson || summaryOnly ? null : `${file}.verdicts.csv`,
+		ndjson,
+		summaryOnly,
+		windowSeconds: Number(window),
+		revealKid,
+		hmac
+	};
 }
 
 const KEY_PROBLEMS: Record<KeyProblemCode, string> = {
@@ -85,84 +146,255 @@ const KEY_PROBLEMS: Record<KeyProblemCode, string> = {
 };
 
 export interface Io {
-	stdout: (text: string) => void;
+	/** A promise returned is awaited: the verdicts wait while standard output's reader catches up. */
+	stdout: (text: string) => unknown;
 	stderr: (text: string) => void;
+	/** Aborts when standard output's reader has gone (EPIPE): the run then stops, quietly. */
+	stdoutClosed?: AbortSignal;
+	/** Standard input, for FILE `-`. */
+	stdin?: () => ReadableStream<Uint8Array>;
+	/** Stop at SIGINT, SIGTERM and SIGHUP, leaving no file behind (the process's own run only). */
+	signals?: boolean;
 }
 
-const processIo: Io = {
-	stdout: (text) => process.stdout.write(text),
-	stderr: (text) => process.stderr.write(text)
-};
+/** The process's streams, with their failures caught: a reader that goes away is no crash. */
+function processIo(): Io {
+	const closed = new AbortController();
+	process.stdout.on('error', () => closed.abort());
+	process.stderr.on('error', () => undefined);
+	return {
+		stdout: (text) => {
+			if (closed.signal.aborted || process.stdout.write(text)) return;
+			return new Promise<void>((resolve) => {
+				const done = () => {
+					process.stdout.off('drain', done);
+					closed.signal.removeEventListener('abort', done);
+					resolve();
+				};
+				process.stdout.on('drain', done);
+				closed.signal.addEventListener('abort', done);
+			});
+		},
+		stderr: (text) => void process.stderr.write(text),
+		stdoutClosed: closed.signal,
+		stdin: () => Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
+		signals: true
+	};
+}
 
+/** Why something failed, in a few words: the system's code (ENOENT), else its message on one line. */
 function reason(error: unknown): string {
 	const code = (error as { code?: unknown } | null)?.code;
-	return typeof code === 'string' ? code : error instanceof Error ? error.message : String(error);
+	if (typeof code === 'string') return code;
+	const message = error instanceof Error ? error.message : String(error);
+	return message.split('\n', 1)[0]?.trim() ?? '';
 }
 
-/** Runs the command; resolves to the exit status. */
-export async function main(argv: readonly string[], io: Io = processIo): Promise<number> {
-	const args = parseArgs(argv);
-	if (typeof args === 'string') {
-		io.stderr(`${args}\n\n${USAGE}`);
+const exitStatus = (summary: TriageSummary) =>
+	summary.groups.mismatch > 0 || summary.groups.unreadable > 0 ? 1 : 0;
+
+/** Runs the command; resolves to the exit status. Never rejects, never prints a stack. */
+export async function main(argv: readonly string[], io: Io = processIo()): Promise<number> {
+	const fail = (message: string) => {
+		io.stderr(`triage: ${message}\n`);
 		return 2;
+	};
+	try {
+		const args = parseArgs(argv);
+		if (typeof args === 'string') return fail(`${args} See npm run triage -- --help.`);
+		if ('help' in args) {
+			await io.stdout(USAGE);
+			return 0;
+		}
+		return args.mode === 'merge' ? await merge(args, io, fail) : await run(args, io, fail);
+	} catch (error) {
+		return fail(`internal error: ${reason(error)}`);
 	}
-	if ('help' in args) {
-		io.stdout(USAGE);
-		return 0;
+}
+
+async function merge(args: MergeArgs, io: Io, fail: (message: string) => number): Promise<number> {
+	const parts = [];
+	for (const name of args.parts) {
+		try {
+			parts.push({ name, text: await readFile(name, 'utf8') });
+		} catch (error) {
+			return fail(`Cannot read ${name} (${reason(error)}).`);
+		}
 	}
+	const merged = mergeParts(parts);
+	if (typeof merged === 'string') return fail(merged);
+	await printSummary(io.stdout, merged.summary, args.json, args.revealKid);
+	return exitStatus(merged.summary);
+}
+
+async function printSummary(
+	print: (text: string) => unknown,
+	summary: PartSummary,
+	json: boolean,
+	revealKid: boolean
+): Promise<void> {
+	if (json) {
+		await print(`${JSON.stringify(summary, null, 2)}\n`);
+		return;
+	}
+	await print(summaryMarkdown(summary, { revealKid }));
+	if (summary.verdicts !== null) await print(`\nVerdicts: ${summary.verdicts}\n`);
+}
+
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+async function run(args: TriageArgs, io: Io, fail: (message: string) => number): Promise<number> {
 	let keysText: string;
 	try {
 		keysText = await readFile(args.keys, 'utf8');
 	} catch (error) {
-		io.stderr(`Cannot read the keys file ${args.keys} (${reason(error)}).\n`);
-		return 2;
+		return fail(`Cannot read the keys file ${args.keys} (${reason(error)}).`);
 	}
 	const { keyring, problems } = parseKeys(keysText);
 	if (problems.length > 0) {
 		for (const problem of problems)
-			io.stderr(`${args.keys}, line ${problem.line}: ${KEY_PROBLEMS[problem.code]}.\n`);
+			io.stderr(`triage: ${args.keys}, line ${problem.line}: ${KEY_PROBLEMS[problem.code]}.\n`);
 		return 2;
 	}
-	if (keyring.kids === 0 && !keyring.everyKid) {
-		io.stderr(`The keys file ${args.keys} holds no keys.\n`);
-		return 2;
+	if (keyring.kids === 0 && !keyring.everyKid)
+		return fail(`The keys file ${args.keys} holds no keys.`);
+
+	const stdin = args.file === '-';
+	const name = stdin ? 'standard input' : args.file;
+	if (stdin && io.stdin === undefined) return fail('Standard input cannot be read here.');
+	// Opened first, so that a file that cannot be read says why (ENOENT, EACCES) before anything runs.
+	let file: FileHandle | null = null;
+	if (!stdin) {
+		try {
+			file = await open(args.file, 'r');
+		} catch (error) {
+			return fail(`Cannot read ${args.file} (${reason(error)}).`);
+		}
 	}
-	let size: number;
 	try {
-		const info = await stat(args.file);
-		if (!info.isFile()) throw Object.assign(new Error('not a file'), { code: 'not a file' });
-		size = info.size;
-	} catch (error) {
-		io.stderr(`Cannot read ${args.file} (${reason(error)}).\n`);
-		return 2;
+		const stats = await file?.stat();
+		if (stats?.isDirectory() === true) return fail(`Cannot read ${args.file} (a directory).`);
+		const input: Identity | null =
+			stats === undefined
+				? stdinIdentity()
+				: { real: await realpath(args.file).catch(() => null), dev: stats.dev, ino: stats.ino };
+		const size = stats?.isFile() === true ? stats.size : null;
+		const stream =
+			file === null
+				? (io.stdin as () => ReadableStream<Uint8Array>)
+				: () => {
+						const opened = file as FileHandle;
+						// The stream owns the file from here: it closes it at the end.
+						file = null;
+						return Readable.toWeb(
+							createReadStream('', { fd: opened })
+						) as ReadableStream<Uint8Array>;
+					};
+		return await triageInto(args, io, fail, { name, identity: input, size, stream, keyring });
+	} finally {
+		await file?.close();
 	}
-	const csv = createWriteStream(args.out);
-	const opened = await Promise.race([
-		once(csv, 'open').then(() => null),
-		once(csv, 'error').then(([error]: unknown[]) => error)
-	]);
-	if (opened !== null) {
-		io.stderr(`Cannot write the verdicts to ${args.out} (${reason(opened)}).\n`);
-		return 2;
+}
+
+interface Input {
+	/** For messages: FILE, or "standard input". */
+	name: string;
+	identity: Identity | null;
+	size: number | null;
+	stream: () => ReadableStream<Uint8Array>;
+	keyring: Keyring;
+}
+
+async function triageInto(
+	args: TriageArgs,
+	io: Io,
+	fail: (message: string) => number,
+	{ name, identity, size, stream, keyring }: Input
+): Promise<number> {
+	// Refused before anything is written: the verdicts never replace the log or the keys.
+	let csv: OutFile | null = null;
+	if (args.out !== null) {
+		const why = await refusal(args.out, [
+			{ what: `the log being triaged (${name})`, identity },
+			{ what: 'the keys file', identity: await identify(args.keys) }
+		]);
+		if (why !== null) return fail(why);
+		try {
+			csv = await OutFile.open(args.out);
+		} catch (error) {
+			return fail(`Cannot write the verdicts to ${args.out} (${reason(error)}).`);
+		}
 	}
-	const write = async (text: string) => {
-		if (!csv.write(text)) await once(csv, 'drain');
+
+	const stop = new AbortController();
+	let stoppedBy: (typeof SIGNALS)[number] | null = null;
+	const onSignal = (signal: (typeof SIGNALS)[number]) => {
+		// A second signal does not wait: the temporary file goes with the process (see out-file.ts).
+		if (stoppedBy !== null) process.exit(128 + constants.signals[signal]);
+		stoppedBy = signal;
+		stop.abort();
 	};
-	await write(CSV_HEADER);
-	const input = Readable.toWeb(createReadStream(args.file)) as ReadableStream<Uint8Array>;
-	const summary = await triage(input, keyring, {
-		windowSeconds: args.windowSeconds,
-		hmac: args.hmac,
-		totalBytes: size,
-		onVerdicts: (records) =>
-			write(records.map((record) => csvRow(record, { revealKid: args.revealKid })).join(''))
-	});
-	csv.end();
-	await once(csv, 'finish');
-	if (args.json) io.stdout(`${JSON.stringify({ ...summary, verdicts: args.out }, null, 2)}\n`);
-	else {
-		io.stdout(summaryMarkdown(summary, { revealKid: args.revealKid }));
-		io.stdout(`\nVerdicts: ${args.out}\n`);
+	if (io.signals === true) for (const signal of SIGNALS) process.on(signal, onSignal);
+	const readerGone = () => stop.abort();
+	io.stdoutClosed?.addEventListener('abort', readerGone);
+	if (io.stdoutClosed?.aborted === true) stop.abort();
+	// Where the summary goes: standard output, unless that is the verdicts' place.
+	const say = args.ndjson ? io.stderr : io.stdout;
+	const exportOptions = { revealKid: args.revealKid };
+	const nonces = new NonceLedger();
+	try {
+		await csv?.write(CSV_HEADER);
+		const summary = await triage(stream(), keyring, {
+			signal: stop.signal,
+			windowSeconds: args.windowSeconds,
+			hmac: args.hmac,
+			totalBytes: size,
+			nonces,
+			onVerdicts: async (records) => {
+				if (csv !== null) {
+					await csv.write(records.map((record) => csvRow(record, exportOptions)).join(''));
+					if (csv.error !== null) stop.abort();
+				}
+				if (args.ndjson)
+					await io.stdout(records.map((record) => ndjsonLine(record, exportOptions)).join(''));
+			}
+		});
+		if (io.stdoutClosed?.aborted === true) return 141;
+		if (stoppedBy !== null) {
+			fail(`stopped by ${stoppedBy}${csv === null ? '' : `; ${args.out} was not written`}.`);
+			return 128 + constants.signals[stoppedBy as (typeof SIGNALS)[number]];
+		}
+		if (csv !== null && csv.error !== null)
+			return fail(`Cannot write the verdicts to ${args.out} (${reason(csv.error)}).`);
+		const result: PartSummary = {
+			...summary,
+			verdicts: args.out,
+			nonceLedger: args.json ? encodeLedger(nonces) : { pairs: 0, fingerprints: '' }
+		};
+		if (summary.format === null && summary.requests === 0) {
+			// An empty part of a split log still gives --merge its (empty) summary.
+			if (args.json) await say(`${JSON.stringify({ ...result, verdicts: null }, null, 2)}\n`);
+			return fail(
+				summary.bytesRead === 0
+					? `${name} is empty: there is nothing to triage.`
+					: `${name} holds only white space (${summary.bytesRead} bytes): there is nothing to triage.`
+			);
+		}
+		try {
+			await csv?.commit();
+		} catch (error) {
+			return fail(`Cannot write the verdicts to ${args.out} (${reason(error)}).`);
+		}
+		await printSummary(say, result, args.json, args.revealKid);
+		if (summary.unreadable.some(({ code }) => code === 'read-failed'))
+			return fail(
+				`reading ${name} failed after ${summary.bytesRead} bytes; the requests before that are counted.`
+			);
+		return exitStatus(summary);
+	} finally {
+		io.stdoutClosed?.removeEventListener('abort', readerGone);
+		if (io.signals === true) for (const signal of SIGNALS) process.off(signal, onSignal);
+		// Nothing once the file is in place; otherwise the temporary file goes.
+		await csv?.discard();
 	}
-	return summary.groups.mismatch > 0 || summary.groups.unreadable > 0 ? 1 : 0;
 }

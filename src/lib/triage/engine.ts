@@ -57,6 +57,8 @@ export interface TriageOptions {
 	intervalMs?: number;
 	/** The time "now" is for messages about ts (only the logged time decides the window). */
 	nowMs?: number;
+	/** Where the kid and nonce pairs seen are kept: given, the caller reads them after the run. */
+	nonces?: NonceLedger;
 }
 
 /**
@@ -109,7 +111,7 @@ export async function triage(
 	const context: CheckContext = {
 		keyring: typeof keys === 'string' ? parseKeys(keys).keyring : keys,
 		checks: new MacChecks(engine),
-		nonces: new NonceLedger(),
+		nonces: options.nonces ?? new NonceLedger(),
 		windowSeconds,
 		nowMs: options.nowMs ?? Date.now(),
 		fastPath: options.fastPath !== false

@@ -26,11 +26,13 @@ export const CSV_COLUMNS = [
 	'likely_client_confidence'
 ] as const;
 
+type Cell = string | number | boolean | null;
+
 /**
  * One cell: text that a spreadsheet would run as a formula (starting with = + - @, a tab or a CR)
  * is prefixed with `'`, and a cell holding a quote, comma or line break is quoted (RFC 4180).
  */
-export function csvCell(value: string | number | boolean | null): string {
+export function csvCell(value: Cell): string {
 	if (value === null) return '';
 	if (typeof value !== 'string') return String(value);
 	const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
@@ -45,10 +47,10 @@ function masked(record: VerdictRecord, revealKid: boolean): { kid: string; url: 
 
 export const CSV_HEADER = `${CSV_COLUMNS.join(',')}\r\n`;
 
-/** One CSV row with its CRLF, for writing verdicts as they come. */
-export function csvRow(record: VerdictRecord, options: ExportOptions = {}): string {
+/** A verdict's values, one for each of CSV_COLUMNS. */
+function verdictCells(record: VerdictRecord, options: ExportOptions): Cell[] {
 	const { kid, url } = masked(record, options.revealKid ?? false);
-	const cells = [
+	return [
 		record.number,
 		record.method,
 		url,
@@ -65,7 +67,20 @@ export function csvRow(record: VerdictRecord, options: ExportOptions = {}): stri
 		record.verdict === 'unreadable' ? null : clientGroupId(record.client),
 		confidenceOf(record.client)
 	];
-	return `${cells.map(csvCell).join(',')}\r\n`;
+}
+
+/** One CSV row with its CRLF, for writing verdicts as they come. */
+export function csvRow(record: VerdictRecord, options: ExportOptions = {}): string {
+	return `${verdictCells(record, options).map(csvCell).join(',')}\r\n`;
+}
+
+/**
+ * One verdict as a line of JSON with its LF (`triage --ndjson`): the CSV's columns as keys, the
+ * values typed (numbers, booleans, null), kids masked as in the CSV.
+ */
+export function ndjsonLine(record: VerdictRecord, options: ExportOptions = {}): string {
+	const cells = verdictCells(record, options);
+	return `${JSON.stringify(Object.fromEntries(CSV_COLUMNS.map((column, index) => [column, cells[index]])))}\n`;
 }
 
 /** The verdicts as one CSV text, header first. */

@@ -11,7 +11,7 @@ import type {
 } from './types';
 import { UNEXPLAINED } from './types';
 import type { UnreadableCode } from '$lib/read/types';
-import { clientGroup, clientGroupId } from '$lib/diagnosis/likely-client';
+import { clientGroup, clientGroupId, clientGroupOf } from '$lib/diagnosis/likely-client';
 
 /**
  * Which kid and nonce pairs were used, as the sandbox's server keys them (a nonce belongs to its
@@ -45,7 +45,14 @@ export class NonceLedger {
 			a = Math.imul(a ^ unit, 0x01000193);
 			b = Math.imul(b ^ unit, 0x01000193);
 		}
-		const low = (b & 0xfffff) + 1;
+		return this.seeHashes(a, (b & 0xfffff) + 1, number);
+	}
+
+	/**
+	 * Records a pair by its two hashes, as entries() gives them (the second's 20 bits plus one), for
+	 * `triage --merge`; returns what see() returns.
+	 */
+	seeHashes(a: number, low: number, number: number): number | null {
 		const high = this.#high;
 		const lows = this.#low;
 		const mask = high.length - 1;
@@ -63,6 +70,20 @@ export class NonceLedger {
 		// At most half full: probes stay short.
 		if (this.#size * 2 > high.length) this.#grow();
 		return null;
+	}
+
+	/** Every pair recorded, as its two hashes and the number of its first request, in first-use order. */
+	entries(): { high: Int32Array; low: Int32Array; first: Float64Array } {
+		const slots: number[] = [];
+		this.#low.forEach((low, slot) => {
+			if (low !== 0) slots.push(slot);
+		});
+		slots.sort((a, b) => (this.#first[a] as number) - (this.#first[b] as number));
+		return {
+			high: Int32Array.from(slots, (slot) => this.#high[slot] as number),
+			low: Int32Array.from(slots, (slot) => this.#low[slot] as number),
+			first: Float64Array.from(slots, (slot) => this.#first[slot] as number)
+		};
 	}
 
 	#grow(): void {
@@ -227,5 +248,40 @@ export class Tally {
 			otherKids: this.#otherKids,
 			examples: structuredClone(this.#examples)
 		};
+	}
+
+	/**
+	 * Adds the counts of a summary of the requests that come after these, its examples already
+	 * numbered on from these (`triage --merge`, src/lib/triage/node/merge.ts). Exact while the kids
+	 * of all the summaries together fit in MAX_KIDS: past that, which kids a whole run would have
+	 * listed depends on an order the summaries do not keep.
+	 */
+	absorb(part: TriageSummary): void {
+		const add = <T>(counts: Map<T, number>, key: T, count: number) => {
+			if (count > 0) counts.set(key, (counts.get(key) ?? 0) + count);
+		};
+		for (const kind of Object.keys(this.#groups) as VerdictKind[])
+			this.#groups[kind] += part.groups[kind];
+		for (const { id, count } of part.mistakes) add(this.#mistakes, id, count);
+		add(this.#mistakes, UNEXPLAINED, part.unexplained);
+		for (const { code, count } of part.unreadable) add(this.#unreadable, code, count);
+		this.#outsideWindow += part.clock.outsideWindow;
+		this.#withLoggedTime += part.clock.withLoggedTime;
+		this.#noncesReused += part.noncesReused;
+		this.#skipped += part.skipped;
+		for (const { id, count } of part.clients) (this.#clients[clientGroupOf(id)] as number) += count;
+		for (const { kid, requests, mismatches, noKey } of part.kids) {
+			const held = this.#kids.get(kid);
+			if (held !== undefined) {
+				held.requests += requests;
+				held.mismatches += mismatches;
+				held.noKey += noKey;
+			} else if (this.#kids.size < MAX_KIDS)
+				this.#kids.set(kid, { kid, requests, mismatches, noKey });
+			else this.#otherKids += requests;
+		}
+		this.#otherKids += part.otherKids;
+		for (const [group, numbers] of Object.entries(part.examples))
+			for (const number of numbers) this.#example(group, number);
 	}
 }
