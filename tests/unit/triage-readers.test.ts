@@ -155,15 +155,15 @@ describe('the HAR reader', () => {
 		});
 		expect(cutItems).toHaveLength(6);
 
-		// Broken outside any entry: reading stops there, at that byte, the entries before it read.
-		const broken = HAR.replace('"entries": [', '"entries": [}');
+		// Broken outside any entry (in the pages, before the entries): reading stops there, at that byte.
+		const broken = HAR.replace('"pages": [', '"pages": [}');
 		expect((await read(broken)).items).toEqual([
 			{
 				kind: 'unreadable',
 				unreadable: {
-					number: 1,
+					number: 0,
 					code: 'har-broken',
-					at: encoder.encode(HAR.slice(0, HAR.indexOf('"entries": [') + 12)).length
+					at: encoder.encode(HAR.slice(0, HAR.indexOf('"pages": [') + 10)).length
 				}
 			}
 		]);

@@ -59,8 +59,6 @@ export class HarScanner {
 	#started = false;
 	/** Brackets open beyond the frames kept: too deep, or inside an entry found broken. */
 	#counted = 0;
-	/** The last entry was broken, and nothing but its list's brackets has followed it. */
-	#afterFault = false;
 	/** Closing brackets of broken entries were let go: the brackets may never balance again. */
 	#strays = false;
 
@@ -165,8 +163,8 @@ export class HarScanner {
 						this.#count(chunk, i, c, out);
 						break;
 					}
-					if (frame?.role === 'entries' && c === 0x7d && this.#afterFault) {
-						// A broken entry's extra closing bracket (one closed twice): it is let go.
+					if (frame?.role === 'entries' && c === 0x7d) {
+						// A closing bracket too many between entries (a broken entry closed twice): let go.
 						this.#strays = true;
 						break;
 					}
@@ -181,7 +179,6 @@ export class HarScanner {
 					const top = this.#stack.at(-1);
 					if (top === undefined) return this.#break(i, out);
 					if (!top.array) top.expectKey = true;
-					this.#afterFault = false;
 					break;
 				}
 				case 0x3a: // :
@@ -226,9 +223,11 @@ export class HarScanner {
 
 	#break(i: number, out: HarScan[]): HarScan[] {
 		this.#broken = true;
-		// Entries already closed: what follows them cannot hide one.
-		if (!this.#entriesClosed)
-			out.push({ kind: 'stop', code: 'har-broken', number: this.#nextEntry(), index: i });
+		// After the document (its entries all read): trailing bytes that cannot hide an entry.
+		if (!this.#entriesClosed || this.#stack.length > 0) {
+			const number = this.#sawEntries ? this.#entry + 1 : 0;
+			out.push({ kind: 'stop', code: 'har-broken', number, index: i });
+		}
 		return out;
 	}
 
@@ -282,7 +281,6 @@ export class HarScanner {
 		}
 		if (top.role === 'entries' && !this.#capturing) {
 			this.#capturing = true;
-			this.#afterFault = false;
 			this.#entry += 1;
 			this.#base = this.#stack.length;
 			this.#fault = null;
@@ -327,7 +325,6 @@ export class HarScanner {
 		const text = this.#parts.join('');
 		this.#parts = [];
 		const number = this.#entry;
-		this.#afterFault = this.#fault !== null;
 		if (this.#fault !== null) out.push({ kind: 'unreadable', number, code: this.#fault });
 		else if (this.#tooLong) out.push({ kind: 'unreadable', number, code: 'too-long' });
 		else out.push({ kind: 'entry', number, text });
