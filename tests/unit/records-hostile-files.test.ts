@@ -5,7 +5,9 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { decodeText } from '$lib/read';
 import { parseSignedRequests } from '$lib/read/parse-signed-request';
+import { parseKeys } from '$lib/triage';
 import { harEntry, harOf, logLine, ndjsonLine, rows, run } from './records-fixtures';
 import { thrownEnglish } from './verify-english';
 import { triage } from '$lib/triage';
@@ -252,5 +254,32 @@ describe('an empty file', () => {
 			[MB / 2 + 1, 'match'],
 			[MB / 2 + 2, 'match']
 		]);
+	});
+});
+
+describe('a keys file (the command line reads it whole)', () => {
+	const keys = '# desk keys\rkid-one key-one\rkid-two key-two\r';
+
+	it('in UTF-16 LE with a mark and lines ended by CR alone: the same keys as in UTF-8', () => {
+		for (const bytes of [utf8(keys), utf16(keys, 'le', true), utf16(keys, 'be', true)]) {
+			const decoded = decodeText(bytes);
+			const text = 'text' in decoded ? decoded.text : '';
+			const { keyring, problems } = parseKeys(text);
+			expect(problems).toEqual([]);
+			expect([keyring.kids, keyring.keyFor('kid-one'), keyring.keyFor('kid-two')]).toEqual([
+				2,
+				'key-one',
+				'key-two'
+			]);
+		}
+	});
+
+	it('compressed or binary: refused by name, not read as keys', () => {
+		expect(decodeText(gzipSync(utf8(keys)))).toEqual({
+			refused: { refused: 'compressed', found: 'gzip', at: 0 }
+		});
+		expect(decodeText(Uint8Array.of(0x6b, 0x00, 0x01, 0xff, 0x00))).toMatchObject({
+			refused: { refused: 'binary', at: 1 }
+		});
 	});
 });

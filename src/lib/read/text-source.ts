@@ -178,6 +178,17 @@ export class TextSource {
 	}
 }
 
+/**
+ * A small file read whole (a keys file) as text, in the encoding its first bytes tell, the mark
+ * left out; or why it is not text. Lines in it end at LF, CRLF or CR alone, as in a log.
+ */
+export function decodeText(bytes: Uint8Array): { text: string } | { refused: Refusal } {
+	const sniffed = sniffEncoding(bytes);
+	if ('refused' in sniffed) return { refused: sniffed };
+	const decoder = new TextDecoder(sniffed.encoding, { ignoreBOM: true });
+	return { text: decoder.decode(bytes.subarray(sniffed.skip)) };
+}
+
 export interface Line {
 	/** From 1. */
 	number: number;
