@@ -151,19 +151,25 @@ describe('the HAR reader', () => {
 		const cutItems = (await read(cut)).items;
 		expect(cutItems.at(-1)).toEqual({
 			kind: 'unreadable',
-			unreadable: { number: 6, code: 'har-cut-short' }
+			unreadable: { number: 6, code: 'har-cut-short', at: encoder.encode(cut).length }
 		});
 		expect(cutItems).toHaveLength(6);
 
-		const broken = HAR.replace('"status": 200', '"status": 200]');
-		expect(broken).not.toBe(HAR);
-		expect((await read(broken)).items.at(-1)).toEqual({
-			kind: 'unreadable',
-			unreadable: { number: 5, code: 'har-broken' }
-		});
+		// Broken outside any entry (in the pages, before the entries): reading stops there, at that byte.
+		const broken = HAR.replace('"pages": [', '"pages": [}');
+		expect((await read(broken)).items).toEqual([
+			{
+				kind: 'unreadable',
+				unreadable: {
+					number: 0,
+					code: 'har-broken',
+					at: encoder.encode(HAR.slice(0, HAR.indexOf('"pages": [') + 10)).length
+				}
+			}
+		]);
 
 		expect((await read('{"log": {"version": "1.2"}}')).items).toEqual([
-			{ kind: 'unreadable', unreadable: { number: 0, code: 'har-no-entries' } }
+			{ kind: 'unreadable', unreadable: { number: 0, code: 'har-no-entries', at: 27 } }
 		]);
 		expect((await read('{"log": {"entries": [{"request": }]}}')).items).toEqual([
 			{ kind: 'unreadable', unreadable: { number: 1, code: 'not-json' } }
@@ -371,7 +377,11 @@ describe('hostile input', () => {
 		expect(items.map((item) => item.kind)).toEqual(['request', 'unreadable']);
 		expect(items[1]).toEqual({
 			kind: 'unreadable',
-			unreadable: { number: 2, code: 'read-failed' }
+			unreadable: {
+				number: 2,
+				code: 'read-failed',
+				at: encoder.encode(`${JSON.stringify({ url: URL_CN, authorization: HEADER })}\n`).length
+			}
 		});
 	});
 });

@@ -133,7 +133,7 @@ describe('parseSignedRequest', () => {
 		],
 		['{"entries": []}', /It looks like JSON, but not a HAR file, which has a "log" object\./],
 		['{"log": {"entries": []}}', /The HAR holds no requests/],
-		['{"log": {"entries": [', /not valid JSON .*cut short/],
+		['{"log": {"entries": [', /^The HAR is cut short: it ends at entry 1\./],
 		[`fetch("${url}")`, /The fetch call sends no Authorization header/],
 		[`fetch('${url}')`, /double-quoted string/],
 		['Authorization: Bearer abc', /"Bearer", not MAC/],

@@ -27,4 +27,6 @@ export {
 } from './sent-at';
 
 export { detectFormat, readLines, readRequests, type Reading } from './readers';
+export { decodeText, type Refusal } from './text-source';
+export type { TextEncoding } from './encoding';
 export type { LogFormat, LoggedRequest, ReadItem, Unreadable, UnreadableCode } from './types';

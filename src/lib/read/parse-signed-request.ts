@@ -53,7 +53,7 @@ export interface SignedRequest {
 // Far beyond any real request; keeps a pasted log file from freezing the page.
 const MAX_LENGTH = 200_000;
 // A HAR saved from devtools carries every response body of the page: megabytes are common, and
-// JSON.parse reads 5 MB in tens of milliseconds, once per paste.
+// the HAR scanner reads 5 MB in tens of milliseconds, once per paste.
 const MAX_HAR_LENGTH = 5_000_000;
 
 /** A request read from a paste of its own; a logged one is read from its line (listLogged). */
@@ -188,21 +188,33 @@ export interface ListedRequest {
 }
 
 /**
- * Every MAC-signed request of a paste that holds several (a HAR, in its order); null for a paste
- * of one request, or one that parseSignedRequest cannot read (which then says why).
+ * Every MAC-signed request of a paste that holds several (a HAR, in its order), with a row that
+ * cannot be read (its `parsed` says why) for each entry that cannot be, and for the place where a
+ * HAR cut short or broken stops; null for a paste of one request, or one that parseSignedRequest
+ * cannot read (which then says why).
  */
 export function parseSignedRequests(text: string): ListedRequest[] | null {
 	if (!looksLikeHar(text.replace(/^\s+/, '')) || text.length > MAX_HAR_LENGTH) return null;
 	try {
-		const requests = parseHarRequests(text);
-		if (requests.length < 2) return null;
-		return requests.map((request) => ({
-			number: request.number,
-			method: request.method,
-			url: request.url ?? '',
-			status: request.status,
-			parsed: attempt(() => fromRequest('har', request, () => noAuthorization('har')))
-		}));
+		const rows = parseHarRequests(text);
+		if (rows.length < 2) return null;
+		return rows.map((row) =>
+			row.kind === 'unreadable'
+				? {
+						number: row.number,
+						method: '',
+						url: '',
+						status: null,
+						parsed: { ok: false, error: new PasteError(row.problem) }
+					}
+				: {
+						number: row.request.number,
+						method: row.request.method,
+						url: row.request.url ?? '',
+						status: row.request.status,
+						parsed: attempt(() => fromRequest('har', row.request, () => noAuthorization('har')))
+					}
+		);
 	} catch {
 		// parseSignedRequest reads the same paste and says what is wrong with it.
 		return null;

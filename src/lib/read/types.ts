@@ -44,13 +44,21 @@ export type UnreadableCode =
 	| 'no-request'
 	/** A line longer than the reader keeps (1 MiB), or a HAR entry larger than 16 MiB. */
 	| 'too-long'
-	/** The HAR's JSON is broken here: the scanner cannot find the next entry after it. */
+	/** A HAR entry nested deeper than the reader follows (MAX_ENTRY_DEPTH levels). */
+	| 'too-deep'
+	/** The HAR's JSON is broken outside any entry: the scanner cannot find the entries after it. */
 	| 'har-broken'
 	/** The file ends inside the HAR (cut short). */
 	| 'har-cut-short'
 	/** The HAR has no `log.entries` list. */
 	| 'har-no-entries'
-	/** Reading the file failed (the browser or the disk said so). */
+	/** The file is in a text encoding not read (`found` names it: UTF-32LE, UTF-32BE). */
+	| 'encoding'
+	/** The file is compressed or an archive (`found` names it: gzip, zip, zstd, xz, bzip2, 7z). */
+	| 'compressed'
+	/** The file is binary data, not text: a NUL byte in its first kilobytes (`at`). */
+	| 'binary'
+	/** Reading failed: the browser or the disk said so, or the record's reader did. */
 	| 'read-failed';
 
 export interface Unreadable {
@@ -61,6 +69,13 @@ export interface Unreadable {
 	field?: string;
 	/** The protocol core's error, for 'bad-header' and 'bad-url': render it with the page's table. */
 	detail?: MacErrorDetail;
+	/**
+	 * Set on the item that ended the reading of the file (or refused it), and on it alone: the byte
+	 * offset where reading stopped. Its number is then the entry or line reached (0: the file).
+	 */
+	at?: number;
+	/** For 'encoding' and 'compressed': the encoding or format found. */
+	found?: string;
 }
 
 /** What a reader yields for each line or entry. Lines with no signed request in them are skipped. */

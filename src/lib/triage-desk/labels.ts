@@ -3,7 +3,7 @@
 // are sentences about one request).
 import { m } from '$lib/paraglide/messages.js';
 import type { MistakeId } from '$lib/diagnosis/mistakes/catalogue';
-import type { UnreadableCode } from '$lib/read/types';
+import type { Unreadable, UnreadableCode } from '$lib/read/types';
 import { UNEXPLAINED, type TriageFormat, type VerdictKind } from '$lib/triage/types';
 
 const LABELS: Record<MistakeId, string> = {
@@ -87,13 +87,47 @@ const UNREADABLE: Record<UnreadableCode, string> = {
 	'bad-url': m.triage_unreadable_bad_url(),
 	'no-request': m.triage_unreadable_no_request(),
 	'too-long': m.triage_unreadable_too_long(),
+	'too-deep': m.records_unreadable_too_deep(),
 	'har-broken': m.triage_unreadable_har_broken(),
 	'har-cut-short': m.triage_unreadable_har_cut_short(),
 	'har-no-entries': m.triage_unreadable_har_no_entries(),
+	encoding: m.records_unreadable_encoding(),
+	compressed: m.records_unreadable_compressed(),
+	binary: m.records_unreadable_binary(),
 	'read-failed': m.triage_unreadable_read_failed()
 };
 
 /** Why requests were unreadable, as the Summary's rows under "unreadable" name it. */
 export function unreadableLabel(code: UnreadableCode): string {
 	return Object.hasOwn(UNREADABLE, code) ? UNREADABLE[code] : code;
+}
+
+/**
+ * Where and why reading stopped (the summary's `stopped`), as a sentence; `count` writes a number
+ * in the page's language.
+ */
+export function stoppedText(stopped: Unreadable, count: (value: number) => string): string {
+	const at = count(stopped.at ?? 0);
+	const number = count(stopped.number);
+	const found = stopped.found ?? '';
+	switch (stopped.code) {
+		case 'har-broken':
+			return stopped.number > 0
+				? m.records_stop_har_broken({ at, number })
+				: m.records_stop_har_broken_before({ at });
+		case 'har-cut-short':
+			return stopped.number > 0
+				? m.records_stop_har_cut_short({ at, number })
+				: m.records_stop_har_cut_short_outside({ at });
+		case 'har-no-entries':
+			return m.records_stop_har_no_entries({ at });
+		case 'encoding':
+			return m.records_stop_encoding({ found });
+		case 'compressed':
+			return m.records_stop_compressed({ found });
+		case 'binary':
+			return m.records_stop_binary({ at });
+		default:
+			return m.records_stop_read_failed({ at });
+	}
 }

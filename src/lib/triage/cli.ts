@@ -13,6 +13,8 @@ import { NonceLedger } from './tally';
 import { encodeLedger, mergeParts, type PartSummary } from './node/merge';
 import { OutFile, identify, refusal, stdinIdentity, type Identity } from './node/out-file';
 import type { HmacEngine, TriageSummary } from './types';
+import { decodeText } from '$lib/read';
+import type { UnreadableCode } from '$lib/read/types';
 
 export const USAGE = `Usage: npm run triage -- FILE --keys KEYFILE [options]
        npm run triage -- --merge PART.json... [--json] [--reveal-kid]
@@ -241,15 +243,29 @@ async function printSummary(
 	if (summary.verdicts !== null) await print(`\nVerdicts: ${summary.verdicts}\n`);
 }
 
+/** A file the reader refused before its first record (stopped at record 0), in one phrase. */
+const REFUSED: Partial<Record<UnreadableCode, (found: string | undefined) => string>> = {
+	binary: () => 'holds binary data, not text',
+	compressed: (found) => `is compressed (${found ?? 'an archive'}): uncompress it first`,
+	encoding: (found) => `is in ${found ?? 'an encoding'} that is not read here (UTF-8 or UTF-16 is)`
+};
+
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 async function run(args: TriageArgs, io: Io, fail: (message: string) => number): Promise<number> {
-	let keysText: string;
+	let keysBytes: Uint8Array;
 	try {
-		keysText = await readFile(args.keys, 'utf8');
+		keysBytes = await readFile(args.keys);
 	} catch (error) {
 		return fail(`Cannot read the keys file ${args.keys} (${reason(error)}).`);
 	}
+	// A keys file is read in the encoding its first bytes tell, as a log is (Notepad writes UTF-16).
+	const decoded = decodeText(keysBytes);
+	if ('refused' in decoded)
+		return fail(
+			`The keys file ${args.keys} ${REFUSED[decoded.refused.refused]?.(decoded.refused.found)}.`
+		);
+	const keysText = decoded.text;
 	const { keyring, problems } = parseKeys(keysText);
 	if (problems.length > 0) {
 		for (const problem of problems)
@@ -371,7 +387,10 @@ async function triageInto(
 			verdicts: args.out,
 			nonceLedger: args.json ? encodeLedger(nonces) : { pairs: 0, fingerprints: '' }
 		};
-		if (summary.format === null && summary.requests === 0) {
+		const refused = summary.stopped?.number === 0 ? REFUSED[summary.stopped.code] : undefined;
+		if (refused !== undefined)
+			return fail(`${name} ${refused(summary.stopped?.found)}: there is nothing to triage.`);
+		if (summary.empty || (summary.format === null && summary.requests === 0)) {
 			// An empty part of a split log still gives --merge its (empty) summary.
 			if (args.json) await say(`${JSON.stringify({ ...result, verdicts: null }, null, 2)}\n`);
 			return fail(

@@ -130,6 +130,7 @@ export async function triage(
 	const summary = (cancelled: boolean) =>
 		tally.summary({
 			format: reading.format,
+			empty: reading.empty,
 			bytesRead: source.bytesRead,
 			hmac: engine,
 			elapsedMs: performance.now() - started,

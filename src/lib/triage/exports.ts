@@ -3,6 +3,7 @@
 // no mac_key is ever given to these functions, so none can leak through them.
 import { maskKid, masker } from '$lib/diagnosis/mask-kid';
 import { clientGroupId, confidenceOf } from '$lib/diagnosis/likely-client';
+import type { Unreadable } from '$lib/read/types';
 import type { TriageSummary, VerdictKind, VerdictRecord } from './types';
 
 export interface ExportOptions {
@@ -101,6 +102,8 @@ export interface MarkdownOptions extends ExportOptions {
 	clientLabel?: (id: string) => string;
 	/** Kids listed at most (the busiest first). */
 	maxKids?: number;
+	/** Where and why reading stopped, in the reader's language; its code and byte otherwise. */
+	stoppedLabel?: (stopped: Unreadable) => string;
 }
 
 const GROUP_NAMES: Record<VerdictKind, string> = {
@@ -124,6 +127,14 @@ function examples(summary: TriageSummary, group: string): string {
 	return numbers.length === 0 ? '' : numbers.join(', ');
 }
 
+/** Where and why reading stopped: the reader's words, else its code, entry or line, and byte. */
+function stopped(stop: Unreadable, options: MarkdownOptions, unit: string): string {
+	if (options.stoppedLabel) return cell(options.stoppedLabel(stop));
+	const found = stop.found === undefined ? '' : ` (${cell(stop.found)})`;
+	const where = stop.number > 0 ? `, ${unit} ${stop.number}` : '';
+	return `\`${stop.code}\`${found} at byte ${stop.at ?? 0}${where}`;
+}
+
 /** The groups as Markdown for a ticket: counts, mistakes, clock, nonces, reasons and kids. */
 export function summaryMarkdown(summary: TriageSummary, options: MarkdownOptions = {}): string {
 	const revealKid = options.revealKid ?? false;
@@ -136,6 +147,9 @@ export function summaryMarkdown(summary: TriageSummary, options: MarkdownOptions
 		'',
 		`- Format: ${summary.format === null ? 'empty' : FORMAT_NAMES[summary.format]}, ${summary.bytesRead} bytes${summary.cancelled ? ' (cancelled before the end)' : ''}`,
 		`- Other ${unit}s (no MAC-signed request): ${summary.skipped}`,
+		...(summary.stopped === null
+			? []
+			: [`- Reading stopped: ${stopped(summary.stopped, options, unit)}`]),
 		'',
 		'## Groups',
 		'',

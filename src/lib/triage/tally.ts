@@ -10,7 +10,7 @@ import type {
 	VerdictRecord
 } from './types';
 import { UNEXPLAINED } from './types';
-import type { UnreadableCode } from '$lib/read/types';
+import type { Unreadable, UnreadableCode } from '$lib/read/types';
 import { clientGroup, clientGroupId, clientGroupOf } from '$lib/diagnosis/likely-client';
 
 /**
@@ -130,6 +130,7 @@ export class Tally {
 	#clients = new Float64Array(256);
 	#skipped = 0;
 	#examples: Record<string, number[]> = {};
+	#stopped: Unreadable | null = null;
 
 	constructor(readonly windowSeconds: number) {}
 
@@ -158,6 +159,8 @@ export class Tally {
 		if (record.unreadable !== null) {
 			const { code } = record.unreadable;
 			this.#unreadable.set(code, (this.#unreadable.get(code) ?? 0) + 1);
+			// The reader marks the item that ends its reading with where it stopped.
+			if (record.unreadable.at !== undefined) this.#stopped = record.unreadable;
 		}
 		if (record.clock !== null) {
 			this.#withLoggedTime += 1;
@@ -225,6 +228,7 @@ export class Tally {
 
 	summary(run: {
 		format: TriageFormat | null;
+		empty: boolean;
 		bytesRead: number;
 		hmac: HmacEngine;
 		elapsedMs: number;
@@ -233,6 +237,7 @@ export class Tally {
 		const counts = this.counts();
 		return {
 			...run,
+			stopped: this.#stopped,
 			requests: counts.requests,
 			skipped: this.#skipped,
 			groups: counts.groups,

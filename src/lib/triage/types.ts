@@ -58,7 +58,16 @@ export interface KidCount {
 
 /** Counts of everything, as the page's Summary table and the Markdown show them. */
 export interface TriageSummary {
+	/** The format detected; null when nothing was read as a log (`empty`, or `stopped` at once). */
 	format: TriageFormat | null;
+	/** The input holds nothing: no bytes, or white space only. Not an error of a record: of the run. */
+	empty: boolean;
+	/**
+	 * Why reading ended before the end of the input, or refused it (binary, compressed, an encoding
+	 * not read): its reason, `at` the byte offset where it stopped, its number the entry or line
+	 * reached (0: the file). Also counted among the unreadable. Null when everything was read.
+	 */
+	stopped: Unreadable | null;
 	bytesRead: number;
 	/** Requests in the four groups (match + mismatch + no key + unreadable). */
 	requests: number;

@@ -195,6 +195,8 @@ export function mergeParts(parts: readonly Part[]): { summary: PartSummary } | s
 	}
 	const summary = tally.summary({
 		format,
+		// The whole is empty when every part is (an empty part of a split log says so itself).
+		empty: summaries.every((part) => part.empty === true),
 		bytesRead: summaries.reduce((sum, part) => sum + part.bytesRead, 0),
 		hmac: summaries[0]?.hmac ?? 'own',
 		elapsedMs: summaries.reduce((sum, part) => sum + (Number(part.elapsedMs) || 0), 0),
