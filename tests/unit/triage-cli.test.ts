@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { link, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '$lib/triage/cli';
@@ -224,6 +225,36 @@ describe('npm run triage', { timeout: 60_000 }, () => {
 		expect(full.code).toBe(2);
 		expect(full.stderr).toBe('triage: Cannot write the verdicts to /dev/full (ENOSPC).\n');
 		expect(full.stdout).toBe('');
+	});
+
+	it('refuses a compressed or binary log in one line, and reads a keys file saved as UTF-16', async () => {
+		await writeFile(join(dir, 'log.ndjson.gz'), gzipSync(LOG.text));
+		const gz = await triage([join(dir, 'log.ndjson.gz'), '--keys', join(dir, 'keys.txt')]);
+		expect(gz.code).toBe(2);
+		expect(gz.stderr).toBe(
+			`triage: ${join(dir, 'log.ndjson.gz')} is compressed (gzip): uncompress it first: there is nothing to triage.\n`
+		);
+		expect(await readdir(dir)).not.toContain('log.ndjson.gz.verdicts.csv');
+
+		await writeFile(join(dir, 'core.bin'), Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 0, 0, 0, 1, 2]));
+		const binary = await triage([join(dir, 'core.bin'), '--keys', join(dir, 'keys.txt')]);
+		expect(binary.code).toBe(2);
+		expect(binary.stderr).toMatch(/^triage: .*core\.bin holds binary data, not text: /);
+
+		// Notepad's "Unicode": UTF-16 LE with its mark, lines ending in CRLF.
+		const utf16 = Buffer.concat([
+			Buffer.from([0xff, 0xfe]),
+			Buffer.from(CLEAN.keys.replace(/\n/g, '\r\n'), 'utf16le')
+		]);
+		await writeFile(join(dir, 'keys-utf16.txt'), utf16);
+		const clean = await triage([
+			join(dir, 'clean.ndjson'),
+			'--keys',
+			join(dir, 'keys-utf16.txt'),
+			'--summary-only'
+		]);
+		expect(clean.stderr).toBe('');
+		expect(clean.code).toBe(0);
 	});
 
 	it('turns an error from nowhere into one line and status 2, and removes its temporary file', async () => {
