@@ -5,14 +5,20 @@ import {
 	cmdCurlCommand,
 	cmdQuote,
 	powershellCommand,
-	powershellQuote
+	powershellQuote,
+	type MacHeaderParams
 } from '$lib/mac';
 import { parseCurlCommand, parsePowerShell, parseSignedRequest, shellWords } from '$lib/read';
 import { RUNS, headerParams } from './property-arbitraries';
-import { realisticParams, written } from './verify-arbitraries-shell';
 
 const URL = 'https://open.tapapis.cn/account/profile/v1?client_id=a%41b&x=1';
 const HEADER = 'MAC id="k",ts="1700000000",nonce="n+/=",mac="m=="';
+
+/** The params as parseAuthorization gives them back: an empty ext is not written. */
+function written(params: MacHeaderParams): MacHeaderParams {
+	const { ext, ...rest } = params;
+	return ext ? { ...rest, ext } : rest;
+}
 
 describe('cmdCurlCommand', () => {
 	it('writes the URL and the header as devtools\' "Copy as cURL (cmd)" does', () => {
@@ -65,7 +71,15 @@ describe('powershellCommand', () => {
 });
 
 describe('the Windows commands read back as the request signed (property)', () => {
-	const params = fc.oneof(realisticParams, headerParams);
+	const params = fc.oneof(
+		fc.record({
+			id: fc.stringMatching(/^[A-Za-z0-9]{8,24}$/),
+			ts: fc.integer({ min: 1_000_000_000, max: 2_000_000_000 }).map(String),
+			nonce: fc.stringMatching(/^[A-Za-z0-9+/]{8,16}={0,2}$/),
+			mac: fc.stringMatching(/^[A-Za-z0-9+/]{27}=$/)
+		}),
+		headerParams
+	);
 	const url = fc.webUrl({ withQueryParameters: true, withFragments: false });
 
 	it('cmd: parse-curl gives the same method, URL and Authorization header', () => {
