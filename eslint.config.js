@@ -23,6 +23,14 @@ export default defineConfig(
 	// Readers of outside input must run in linear time: regexp reports patterns that can backtrack
 	// super-linearly (issue 23). 2.x, because 3.x needs a parser that requires Node 22.
 	regexp.configs['flat/recommended'],
+	{
+		rules: {
+			// Not in the recommended set: a pattern that starts with a quantifier and is tried at every
+			// position of a text (/=+$/, / +$/ unanchored) takes quadratic time on a long run of that
+			// character that something else ends.
+			'regexp/no-super-linear-move': 'error'
+		}
+	},
 	prettier,
 	...svelte.configs.prettier,
 	{

@@ -23,15 +23,15 @@ function baseUrl(region: Region): string {
 function onEveryPage(id: string): boolean {
 	return (
 		/[\\/]node_modules[\\/]/.test(id) ||
-		/^\0(vite\/preload-helper|rolldown\/runtime)/.test(id) ||
-		/[\\/]src[\\/]lib[\\/]i18n[\\/](locale|offer|rich)\.ts$/.test(id) ||
+		/^\0(?:vite\/preload-helper|rolldown\/runtime)/.test(id) ||
+		/[\\/]src[\\/]lib[\\/]i18n[\\/](?:locale|offer|rich)\.ts$/.test(id) ||
 		/[\\/]project\.inlang[\\/]settings\.json$/.test(id)
 	);
 }
 
 // The site's frame and the small components that most pages show with it, compiled per language.
 const FRAME =
-	/[\\/]src[\\/]lib[\\/](pages[\\/]Frame|i18n[\\/](Rich|LanguageSwitch)|ui[\\/](ClearEverything|ScrollRegion))(?:\.locale~([\w-]+))?\.svelte$/;
+	/[\\/]src[\\/]lib[\\/](?:pages[\\/]Frame|i18n[\\/](?:Rich|LanguageSwitch)|ui[\\/](?:ClearEverything|ScrollRegion))(?:\.locale~([\w-]+))?\.svelte$/;
 
 /**
  * One chunk per language for the frame and those components (each is used by a different set of
@@ -39,7 +39,7 @@ const FRAME =
  */
 function frameChunk(id: string): string | null {
 	const match = FRAME.exec(id);
-	return match ? `frame${match[4] ? `-${match[4]}` : ''}` : null;
+	return match ? `frame${match[1] ? `-${match[1]}` : ''}` : null;
 }
 
 // The core's English table of errors (it makes MacInputError's message English when it loads).

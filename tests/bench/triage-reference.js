@@ -8,7 +8,8 @@ import { createReadStream, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
-const PARAM = /([a-z]+)="([^"]*)"/g;
+// From a word's start only: a name is read once, not again from each of its letters.
+const PARAM = /\b([a-z]+)="([^"]*)"/g;
 
 /** @param {string} path @param {string} keysText */
 export async function referenceTriage(path, keysText) {

@@ -52,7 +52,7 @@ export async function startSandbox(extra: readonly Account[]): Promise<ZooSandbo
 export function isLoopbackAddress(address: string): boolean {
 	const text = address.replace(/^\[|\]$/g, '');
 	if (net.isIPv4(text)) return text.split('.')[0] === '127';
-	return net.isIPv6(text) && /^(0{0,4}:){2,7}0{0,3}1$|^::1$/.test(text);
+	return net.isIPv6(text) && /^(?:0{0,4}:){2,7}0{0,3}1$/.test(text);
 }
 
 export interface RawRequest {

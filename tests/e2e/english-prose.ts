@@ -15,7 +15,7 @@ export async function englishProse(page: Page): Promise<string[]> {
 		const terms =
 			/Mac Token|Client ID|query string|Access Token|Git Bash|Windows cmd|Copy as (?:fetch|PowerShell|cURL)/g;
 		// What the page quotes back (“what you pasted”) is the user's text, not the page's.
-		const quoted = /“[^”]*”/g;
+		const quoted = /“[^“”]*”/g;
 		const sentence = {
 			test: (text: string) => words.test(text.replace(terms, '').replace(quoted, '“”'))
 		};

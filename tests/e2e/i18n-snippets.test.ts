@@ -40,7 +40,7 @@ test('the Chinese code view: Chinese texts and comments, and its Node.js program
 	await expectNoEnglishProse(page);
 	const program = (await code.textContent()) ?? '';
 	// Every comment of the program is in Chinese.
-	const comments = program.split('\n').filter((line) => /^\s*(\/\/|\/\*\*)/.test(line));
+	const comments = program.split('\n').filter((line) => /^\s*(?:\/\/|\/\*\*)/.test(line));
 	expect(comments.length).toBeGreaterThan(5);
 	expect(comments.filter((line) => !HAN.test(line))).toEqual([]);
 

@@ -6,7 +6,7 @@ import { failOnPageErrors } from './page-errors';
 
 /** Stylesheets named after the parts that only load when asked for (Vite names CSS after them). */
 const LAZY_STYLES =
-	/\/(ResponseView|ErrorExplainer|HexView|WindowsCommand|ReplacedNotice)\.[\w-]+\.css$/;
+	/\/(?:ResponseView|ErrorExplainer|HexView|WindowsCommand|ReplacedNotice)\.[\w-]+\.css$/;
 
 /** Every URL the page requests from now on. */
 function requests(page: Page): string[] {

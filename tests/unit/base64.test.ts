@@ -20,7 +20,7 @@ describe('Base64 in the core', () => {
 				const standard = Buffer.from(bytes).toString('base64');
 				for (const text of [
 					standard,
-					standard.replace(/=+$/, ''),
+					standard.replace(/={1,2}$/, ''),
 					Buffer.from(bytes).toString('base64url'),
 					standard.replace(/\+/g, '-').replace(/\//g, '_')
 				]) {

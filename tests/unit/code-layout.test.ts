@@ -19,7 +19,7 @@ function filesUnder(dir: string): string[] {
 	});
 }
 
-const sources = filesUnder(LIB).filter((path) => /\.(ts|js|svelte)$/.test(path));
+const sources = filesUnder(LIB).filter((path) => /\.(?:ts|js|svelte)$/.test(path));
 const folders = readdirSync(LIB).filter(
 	(name) => statSync(join(LIB, name)).isDirectory() && join(LIB, name) !== GENERATED
 );

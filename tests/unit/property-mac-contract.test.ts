@@ -73,6 +73,7 @@ const SYNC: Record<string, (args: unknown[]) => unknown> = {
 		core.authorizationHeader(a as core.MacHeaderParams, b as core.HeaderStyle),
 	checkHeaderValue: ([a, b]) => core.checkHeaderValue(a as string, b as string),
 	parseAuthorization: ([a]) => core.parseAuthorization(a as string),
+	findMacHeader: ([a]) => core.findMacHeader(a as string),
 	requestTarget: ([a, b]) => core.requestTarget(a as string, b as core.RequestTargetOptions),
 	writtenTarget: ([a]) => core.writtenTarget(a as string),
 	browserRewrites: ([a]) => core.browserRewrites(a as string),

@@ -15,7 +15,7 @@ export function isLoopback(host) {
 	return (
 		text === 'localhost' ||
 		text === '::1' ||
-		/^(::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(text)
+		/^(?:::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(text)
 	);
 }
 

@@ -23,7 +23,7 @@ const OPTIONS: SnippetOptions[] = [
 
 /** Whether a line of a program is (part of) a comment or a docstring in its language. */
 function isComment(line: string): boolean {
-	return /^\s*(\/\/|#|\/\*\*|""")/.test(line);
+	return /^\s*(?:\/\/|#|\/\*\*|""")/.test(line);
 }
 
 describe.each(CHINESE.map((lang, index) => [lang.id, lang, ENGLISH[index]!] as const))(
@@ -69,7 +69,7 @@ function run(lang: SnippetLanguage, code: string, env: Record<string, string>) {
 	writeFileSync(join(dir, lang.fileName), code);
 	const [command = '', ...args] = lang.command.split(' ');
 	const clean = Object.fromEntries(
-		Object.entries(process.env).filter(([name]) => !/^(MAC_KEY|DRY_RUN|.*_proxy)$/i.test(name))
+		Object.entries(process.env).filter(([name]) => !/^(?:MAC_KEY|DRY_RUN|.*_proxy)$/i.test(name))
 	);
 	return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
 		execFile(

@@ -5,6 +5,7 @@ import {
 	segmentDiff,
 	unescapeBaseString
 } from '$lib/diagnosis';
+import { withoutTrailing } from '$lib/mac/encoding';
 import { englishAll } from './verify-english';
 
 const expected =
@@ -63,7 +64,7 @@ describe('diffBaseString', () => {
 	});
 
 	it('shows a missing ext line and a missing final LF, and notes that logs drop them', () => {
-		const actual = expected.replace(/\n+$/, '');
+		const actual = withoutTrailing(expected, '\n');
 		const diff = diffBaseString(expected, actual);
 		expect(diff.lines[5]).toMatchObject({ actual: '443', actualTerminated: false, same: false });
 		expect(diff.lines[6]).toMatchObject({ expected: '', actual: null, same: false });

@@ -32,7 +32,7 @@ function mac(
 		case 'base64url-unpadded':
 			return digest.toString('base64url');
 		case 'base64-unpadded':
-			return base64.replace(/=+$/, '');
+			return base64.replace(/={1,2}$/, '');
 		default:
 			return base64;
 	}

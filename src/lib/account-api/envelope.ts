@@ -56,8 +56,8 @@ export function readBody(text: string): ReadBody {
 		json = JSON.parse(text);
 	} catch {
 		if (
-			/^\s*(<!doctype html|<html|<head|<body)/i.test(text) ||
-			/<\/(html|body|h1|title)>/i.test(text)
+			/^\s*(?:<!doctype html|<html|<head|<body)/i.test(text) ||
+			/<\/(?:html|body|h1|title)>/i.test(text)
 		) {
 			const title = htmlTitle(text);
 			return { kind: 'html', title: title || null };

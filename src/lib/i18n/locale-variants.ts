@@ -124,7 +124,7 @@ export function rewriteMessages(
 		.map((key) => `import { ${key} as __m_${key} } from ${JSON.stringify(options.module(key))};`)
 		.join(' ');
 	code = code.replace(MESSAGES_IMPORT, importLines);
-	const left = /\bm(\.\w+|\[)|\{ m \} from '\$lib\/paraglide/.exec(code);
+	const left = /\bm(?:\.\w+|\[)|\{ m \} from '\$lib\/paraglide/.exec(code);
 	if (left) throw new Error(`${file}: messages are used as m.key(…) only, not "${left[0]}"`);
 	return code;
 }
@@ -278,7 +278,7 @@ export function localeVariants(options: LocaleVariantOptions): Plugin {
 		transform(code, id) {
 			const file = fileOf(id);
 			if (id.includes('?') || file.includes('node_modules')) return null;
-			if (!/\.(svelte|ts)$/.test(file) || !MESSAGES_IMPORT.test(code)) return null;
+			if (!/\.(?:svelte|ts)$/.test(file) || !MESSAGES_IMPORT.test(code)) return null;
 			if (file.endsWith('.svelte.ts'))
 				this.error(
 					`${file}: a state module may not import the messages (it would be copied per language); ` +

@@ -20,9 +20,26 @@ export function toBase64(bytes: Uint8Array): string {
 	return btoa(binary);
 }
 
+/**
+ * How many characters at the end of `text` are among `characters`: the run a regular expression
+ * such as /=+$/ finds, counted from the end. A regular expression tries such a pattern at every
+ * position of a long run that something else follows, which takes quadratic time on hostile text;
+ * this loop reads each character of the run once.
+ */
+export function trailingRun(text: string, characters: string): number {
+	let end = text.length;
+	while (end > 0 && characters.includes(text.charAt(end - 1))) end--;
+	return text.length - end;
+}
+
+/** The text without the run of `characters` at its end (see trailingRun). */
+export function withoutTrailing(text: string, characters: string): string {
+	return text.slice(0, text.length - trailingRun(text, characters));
+}
+
 /** URL-safe Base64 (- and _ for + and /) without the = padding, as a link's fragment carries bytes. */
 export function toBase64Url(bytes: Uint8Array): string {
-	return toBase64(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+	return withoutTrailing(toBase64(bytes).replace(/\+/g, '-').replace(/\//g, '_'), '=');
 }
 
 // One alphabet throughout, standard or URL-safe; the padding, when there is any, at the end.
@@ -34,7 +51,7 @@ const BASE64 = /^(?:[A-Z0-9+/]*|[\w-]*)={0,2}$/i;
  */
 export function isBase64(text: string): boolean {
 	requireText('text', text);
-	const body = text.replace(/=+$/, '');
+	const body = withoutTrailing(text, '=');
 	return (
 		BASE64.test(text) &&
 		body.length % 4 !== 1 &&
@@ -47,7 +64,7 @@ export function fromBase64(text: string): Uint8Array<ArrayBuffer> {
 	if (!isBase64(text)) {
 		throw new MacInputError('text', { code: 'not_base64', params: { field: 'text' } });
 	}
-	const standard = text.replace(/-/g, '+').replace(/_/g, '/').replace(/=+$/, '');
+	const standard = withoutTrailing(text.replace(/-/g, '+').replace(/_/g, '/'), '=');
 	const binary = atob(standard.padEnd(Math.ceil(standard.length / 4) * 4, '='));
 	return Uint8Array.from(binary, (char) => char.charCodeAt(0));
 }

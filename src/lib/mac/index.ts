@@ -25,6 +25,7 @@ export { MAC_ALGORITHM, hmac, isSupportedAlgorithm, sign, type Digest } from './
 export {
 	authorizationHeader,
 	checkHeaderValue,
+	findMacHeader,
 	parseAuthorization,
 	type HeaderStyle,
 	type MacHeaderParams

@@ -14,14 +14,30 @@ import { requireText } from './errors';
  */
 export function cmdQuote(word: string): string {
 	requireText('word', word);
-	const crt = word
-		.replace(/(\\*)"/g, (_, slashes: string) => `${slashes}${slashes}\\"`)
-		.replace(/(\\+)$/, '$1$1');
-	const caret = crt
+	const caret = crtQuote(word)
 		.replace(/[^\w \-:=+~'/.,?;*@\r\n]/g, '^$&')
 		.replace(/%\b/g, '%^')
 		.replace(/\r?\n/g, '^\n\n');
 	return `^"${caret}^"`;
+}
+
+/**
+ * The C runtime's part of cmdQuote: `"` becomes `\"`, and a run of backslashes before a quote or
+ * at the end is doubled. One pass that counts each run, not /(\\*)"/g and /(\\+)$/, which try
+ * again from every backslash of a long run that no quote ends: quadratic time.
+ */
+function crtQuote(word: string): string {
+	let out = '';
+	let run = 0;
+	for (let index = 0; index < word.length; index++) {
+		const char = word.charAt(index);
+		if (char === '\\') run += 1;
+		else {
+			out += char === '"' ? `${'\\'.repeat(2 * run + 1)}"` : `${'\\'.repeat(run)}${char}`;
+			run = 0;
+		}
+	}
+	return out + '\\'.repeat(2 * run);
 }
 
 /** The same curl command as curlCommand, for cmd.exe (`curl` there is Windows' own curl.exe). */

@@ -1,3 +1,5 @@
+import { withoutTrailing } from '$lib/mac/encoding';
+
 /** The two read operations (spec §4) and where they live under a deployment's base URL. */
 export const OPERATIONS = {
 	'basic-info': { path: '/account/basic-info/v1' },
@@ -30,5 +32,5 @@ export function operationForScopes(scopes: readonly string[]): OperationChoice {
 
 /** The full URL of an operation: the base URL without trailing slashes, the path, and client_id encoded once. */
 export function operationUrl(baseUrl: string, path: string, clientId: string): string {
-	return `${baseUrl.trim().replace(/\/+$/, '')}${path}?client_id=${encodeURIComponent(clientId)}`;
+	return `${withoutTrailing(baseUrl.trim(), '/')}${path}?client_id=${encodeURIComponent(clientId)}`;
 }

@@ -69,12 +69,12 @@ export function parseCurl(words: readonly string[]): CurlRequest {
 	const understood: Text[] = [];
 	let url = resolveUrl(parsed, understood);
 	const method = resolveMethod(parsed, understood);
-	const parts = url === undefined ? null : URL_PARTS.exec(url);
-	if (parts && /(?:^|\/)\.\.?(?:\/|$)/.test(parts[2] ?? '')) {
+	const parts = url === undefined ? null : urlParts(url);
+	if (parts && /(?:^|\/)\.\.?(?:\/|$)/.test(parts.path)) {
 		if (parsed.flags.has('path-as-is')) {
 			understood.push(t('paste_curl_path_as_is'));
 		} else {
-			const [, origin = '', path = '', rest = ''] = parts;
+			const { origin, path, rest } = parts;
 			url = origin + removeDotSegments(path) + rest;
 			understood.push(t('paste_curl_dot_segments', { path: removeDotSegments(path) || '/' }));
 		}
@@ -94,8 +94,20 @@ export function parseCurl(words: readonly string[]): CurlRequest {
 	return { url, method, headers: parsed.headers, understood };
 }
 
-/** scheme://authority, the path, then the query and fragment. */
-const URL_PARTS = /^([a-z][a-z0-9+.-]*:\/\/[^/?#]*)([^?#]*)(.*)$/is;
+/**
+ * scheme://authority, the path, then the query and fragment; null without `scheme://`. Cut where
+ * the first `/`, `?` or `#` stands rather than by one pattern of three runs, which a backtracking
+ * engine could share out between them in many ways.
+ */
+function urlParts(url: string): { origin: string; path: string; rest: string } | null {
+	const origin = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(url)?.[0];
+	if (origin === undefined) return null;
+	const after = url.slice(origin.length);
+	const restAt = after.search(/[?#]/);
+	return restAt < 0
+		? { origin, path: after, rest: '' }
+		: { origin, path: after.slice(0, restAt), rest: after.slice(restAt) };
+}
 
 /** RFC 3986's remove_dot_segments, which curl applies to the path unless --path-as-is. */
 export function removeDotSegments(path: string): string {

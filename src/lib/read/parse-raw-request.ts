@@ -14,8 +14,12 @@ export interface RawRequest {
 /** `GET /path?q HTTP/1.1`, the version optional, and the absolute form `GET https://h/p HTTP/1.1`. */
 export const REQUEST_LINE =
 	/^([A-Za-z]+)[ \t]+(\/\S*|[A-Za-z][A-Za-z0-9+.-]*:\/\/\S+|\*)(?:[ \t]+HTTP\/(\d(?:\.\d)?))?[ \t]*$/;
-/** `Name: value`, and the pseudo-headers (`:authority: h`) devtools shows for HTTP/2. */
-export const HEADER_LINE = /^(:?[!#$%&'*+.^\w`|~-]+):[ \t]*(.*)$/;
+/**
+ * `Name: value`, and the pseudo-headers (`:authority: h`) devtools shows for HTTP/2. `(?![ \t])`
+ * takes the blanks after the colon as one run: without it, a line that `.` cannot read to its end
+ * (spaces, then U+2028) hands the run to `(.*)` one blank at a time, in quadratic time.
+ */
+export const HEADER_LINE = /^(:?[!#$%&'*+.^\w`|~-]+):[ \t]*(?![ \t])(.*)$/;
 
 /**
  * Reads a raw HTTP request as pasted from a log, a proxy or devtools: an optional request line,
@@ -23,8 +27,11 @@ export const HEADER_LINE = /^(:?[!#$%&'*+.^\w`|~-]+):[ \t]*(.*)$/;
  * https is assumed unless the Host's port says otherwise, and `understood` says so.
  */
 export function parseRawRequest(text: string): RawRequest {
-	const lines = text.split(/\r\n|\n|\r/);
-	while (lines.length > 0 && (lines[0] ?? '').trim() === '') lines.shift();
+	// Blank lines before the request are passed over by index: shifting them off one at a time
+	// moves the whole array each time, in quadratic time on a paste of many blank lines.
+	const all = text.split(/\r\n|\n|\r/);
+	const first = all.findIndex((line) => line.trim() !== '');
+	const lines = first < 0 ? [] : all.slice(first);
 	const understood: Text[] = [];
 	let method: string | undefined;
 	let target: string | undefined;

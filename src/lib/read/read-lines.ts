@@ -1,5 +1,7 @@
 // The two line formats: NDJSON (one object a line) and plain log lines that hold a URL and a
 // `MAC …` header wherever they stand in the line.
+import { findMacHeader } from '$lib/mac';
+import { withoutTrailing } from '$lib/mac/encoding';
 import { isObject, member } from '$lib/read/parsed-request';
 import { logLineTime, type SentAt } from '$lib/read/sent-at';
 import type { ReadItem } from './types';
@@ -97,12 +99,6 @@ export function readNdjsonLine(number: number, line: string): ReadItem {
 	};
 }
 
-// `MAC` then name=value parameters, quoted or bare, joined by commas: the header wherever it stands.
-const VALUE = String.raw`[ \t]*=[ \t]*(?:"(?:[^"\\]|\\.)*"|[^\s,"]*)`;
-const MAC_HEADER = new RegExp(
-	String.raw`\bMAC[ \t]+[A-Za-z][\w-]*${VALUE}(?:[ \t]*,[ \t]*[A-Za-z][\w-]*${VALUE})*`,
-	'i'
-);
 const URL_IN_LINE = /\bhttps?:\/\/[^\s"'<>\\`]+/i;
 const METHOD = /\b(GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS)\b/;
 const STATUS = /\b(?:status|HTTP\/\d(?:\.\d)?)[=: \t]+"?([1-5]\d\d)\b/i;
@@ -115,12 +111,12 @@ const STATUS = /\b(?:status|HTTP\/\d(?:\.\d)?)[=: \t]+"?([1-5]\d\d)\b/i;
 export function readLogLine(number: number, raw: string): ReadItem {
 	// A header logged inside a JSON string has its quotes escaped: read them as quotes.
 	const line = /\bMAC[ \t]+id[ \t]*=[ \t]*\\"/i.test(raw) ? raw.replace(/\\"/g, '"') : raw;
-	const header = MAC_HEADER.exec(line);
+	const header = findMacHeader(line);
 	if (header === null) return { kind: 'skipped', number };
 	const rest =
 		line.slice(0, header.index) +
-		' '.repeat(header[0].length) +
-		line.slice(header.index + header[0].length);
+		' '.repeat(header.text.length) +
+		line.slice(header.index + header.text.length);
 	const url = URL_IN_LINE.exec(rest);
 	if (url === null) return unreadable(number, 'no-url');
 	const method = METHOD.exec(rest.slice(0, url.index))?.[1] ?? 'GET';
@@ -132,8 +128,8 @@ export function readLogLine(number: number, raw: string): ReadItem {
 			number,
 			method,
 			// A sentence may end right after the URL.
-			url: url[0].replace(/[.,;]+$/, ''),
-			authorization: header[0],
+			url: withoutTrailing(url[0], '.,;'),
+			authorization: header.text,
 			uriForm: 'as-written',
 			status: status === undefined ? null : Number(status),
 			sentAt: time?.sentAt ?? null,

@@ -1,3 +1,5 @@
+import { trailingRun } from '$lib/mac/encoding';
+
 export type SegmentKind = 'text' | 'lf' | 'cr' | 'tab' | 'space' | 'control';
 
 export interface Segment {
@@ -39,7 +41,9 @@ export function visibleSegments(text: string): Segment[] {
 		else if (line === '\r') push(mark('cr'));
 		else {
 			const lead = /^ */.exec(line)?.[0].length ?? 0;
-			const trail = line.length === lead ? 0 : (/ *$/.exec(line)?.[0].length ?? 0);
+			// Counted from the end, not / *$/: that is tried from every space of a run that something
+			// other than the line's end follows, in quadratic time on a line of many spaces.
+			const trail = line.length === lead ? 0 : trailingRun(line, ' ');
 			Array.from(line).forEach((char, index) => {
 				const code = char.codePointAt(0) ?? 0;
 				if (char === '\t') push(mark('tab'));

@@ -255,7 +255,7 @@ export class ScriptReader extends PowerShellLexer implements Scope {
 		// New-Object "System.Collections.Generic.Dictionary[[String],[String]]", as Postman writes it.
 		this.variables.set(
 			name,
-			/^(?:New-Object\b.*\b(?:Dictionary|Hashtable)\b|\[[\w.]*(?:Dictionary|Hashtable)\b)/i.test(
+			/^(?:New-Object\b.+\b(?:Dictionary|Hashtable)\b|\[[\w.]*(?:Dictionary|Hashtable)\b)/i.test(
 				text
 			)
 				? { kind: 'hashtable', entries: [] }
