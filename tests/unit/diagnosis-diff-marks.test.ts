@@ -5,6 +5,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { diffBaseString, segmentDiff, type DiffSegment, type Invisible } from '$lib/diagnosis';
+import { MAX_DIFF_LINES } from '$lib/diagnosis/base-string-diff';
+import { englishAll } from './verify-english';
 
 /** The common prefix and suffix in code points, the middle marked. */
 function segmentsByCodePoint(expected: string, actual: string): [DiffSegment[], DiffSegment[]] {
@@ -131,5 +133,23 @@ describe('hostile lines', () => {
 		const [expected, actual] = segmentDiff(`${half}b${half}`, `${half}c${half}`);
 		expect(expected.map((segment) => segment.text.length)).toEqual([MB / 2, 1, MB / 2]);
 		expect(actual[1]).toEqual({ text: 'c', changed: true });
+	});
+
+	it('compares a paste of 200 000 lines on its first lines, and counts the rest', () => {
+		const expected = '1700000000\nn\nGET\n/\nh\n443\n\n';
+		const diff = diffBaseString(expected, `${expected}${'log line\n'.repeat(200_000)}`);
+		expect(diff.lines).toHaveLength(MAX_DIFF_LINES);
+		expect(diff.firstDifference).toBe(8);
+		expect(englishAll(diff.notes).at(-1)).toBe(
+			`Their base string goes on for ${200_000 + 7 - MAX_DIFF_LINES} more lines after these ${MAX_DIFF_LINES}; a base string has seven, so they were not compared one by one.`
+		);
+	});
+
+	it('numbers the first line that differs even past the lines compared', () => {
+		const text = 'same\n'.repeat(1000);
+		const diff = diffBaseString(`${text}a\n`, `${text}b\n`);
+		expect(diff.same).toBe(false);
+		expect(diff.lines.every((line) => line.same)).toBe(true);
+		expect(diff.firstDifference).toBe(1001);
 	});
 });

@@ -49,12 +49,32 @@ interface Line {
 	terminated: boolean;
 }
 
-function splitLines(text: string): Line[] {
-	const parts = text.split('\n');
-	const lines = parts.map((value, index) => ({ value, terminated: index < parts.length - 1 }));
-	// The text after the last LF is a line only when it is not empty.
-	if (lines.at(-1)?.value === '') lines.pop();
-	return lines;
+/**
+ * Lines compared one by one, at most: a base string has seven, and a paste of thousands of lines
+ * (a whole log) is compared on these and counted beyond them, not drawn as thousands of rows.
+ */
+export const MAX_DIFF_LINES = 64;
+
+/** The first `max` lines of the text, and how many lines come after them. */
+function splitLines(text: string, max: number): { lines: Line[]; more: number } {
+	const lines: Line[] = [];
+	let from = 0;
+	while (lines.length < max) {
+		const end = text.indexOf('\n', from);
+		// The text after the last LF is a line only when it is not empty.
+		if (end < 0) {
+			if (from < text.length) lines.push({ value: text.slice(from), terminated: false });
+			return { lines, more: 0 };
+		}
+		lines.push({ value: text.slice(from, end), terminated: true });
+		from = end + 1;
+	}
+	let more = 0;
+	for (let end = text.indexOf('\n', from); end >= 0; end = text.indexOf('\n', from)) {
+		more += 1;
+		from = end + 1;
+	}
+	return { lines, more: from < text.length ? more + 1 : more };
 }
 
 /** True when a log escaped the line breaks: `\n` as text, and no real line break inside. */
@@ -293,8 +313,8 @@ export function segmentDiff(expected: string, actual: string): [DiffSegment[], D
 
 /** Compares a base string pasted from a customer's log with the expected one, line by line. */
 export function diffBaseString(expected: string, actual: string): BaseStringDiff {
-	const want = splitLines(expected);
-	const got = splitLines(actual);
+	const want = splitLines(expected, MAX_DIFF_LINES).lines;
+	const { lines: got, more } = splitLines(actual, MAX_DIFF_LINES);
 	const lines: LineDiff[] = [];
 	for (let index = 0; index < Math.max(want.length, got.length); index += 1) {
 		const w = want[index];
@@ -314,14 +334,29 @@ export function diffBaseString(expected: string, actual: string): BaseStringDiff
 			invisible: g === undefined ? [] : invisibles(g.value)
 		});
 	}
+	const same = expected === actual;
 	const first = lines.find((line) => !line.same);
+	const notesFound = notes(expected, actual, lines);
+	if (more > 0)
+		notesFound.push(
+			t('diagnosis_diff_more_lines', { count: String(more), shown: String(lines.length) })
+		);
 	return {
 		lines,
-		same: expected === actual,
-		firstDifference: first?.number ?? null,
+		same,
+		firstDifference: first?.number ?? (same ? null : lineOfFirstDifference(expected, actual)),
 		canUnescape: hasEscapedLineBreaks(actual),
-		notes: notes(expected, actual, lines)
+		notes: notesFound
 	};
+}
+
+/** The number of the line where two texts first differ: past the lines compared one by one. */
+function lineOfFirstDifference(a: string, b: string): number {
+	let at = 0;
+	while (at < a.length && at < b.length && a.charCodeAt(at) === b.charCodeAt(at)) at += 1;
+	let line = 1;
+	for (let end = a.indexOf('\n'); end >= 0 && end < at; end = a.indexOf('\n', end + 1)) line += 1;
+	return line;
 }
 
 function notes(expected: string, actual: string, lines: LineDiff[]): Text[] {
