@@ -49,12 +49,32 @@ interface Line {
 	terminated: boolean;
 }
 
-function splitLines(text: string): Line[] {
-	const parts = text.split('\n');
-	const lines = parts.map((value, index) => ({ value, terminated: index < parts.length - 1 }));
-	// The text after the last LF is a line only when it is not empty.
-	if (lines.at(-1)?.value === '') lines.pop();
-	return lines;
+/**
+ * Lines compared one by one, at most: a base string has seven, and a paste of thousands of lines
+ * (a whole log) is compared on these and counted beyond them, not drawn as thousands of rows.
+ */
+export const MAX_DIFF_LINES = 64;
+
+/** The first `max` lines of the text, and how many lines come after them. */
+function splitLines(text: string, max: number): { lines: Line[]; more: number } {
+	const lines: Line[] = [];
+	let from = 0;
+	while (lines.length < max) {
+		const end = text.indexOf('\n', from);
+		// The text after the last LF is a line only when it is not empty.
+		if (end < 0) {
+			if (from < text.length) lines.push({ value: text.slice(from), terminated: false });
+			return { lines, more: 0 };
+		}
+		lines.push({ value: text.slice(from, end), terminated: true });
+		from = end + 1;
+	}
+	let more = 0;
+	for (let end = text.indexOf('\n', from); end >= 0; end = text.indexOf('\n', from)) {
+		more += 1;
+		from = end + 1;
+	}
+	return { lines, more: from < text.length ? more + 1 : more };
 }
 
 /** True when a log escaped the line breaks: `\n` as text, and no real line break inside. */
@@ -218,56 +238,83 @@ export function diffLoggedBaseString(
 	};
 }
 
+const isBlank = (code: number) => code === 0x20 || code === 0x09 || code === 0x0d;
+const isHigh = (code: number) => code >= 0xd800 && code <= 0xdbff;
+const isLow = (code: number) => code >= 0xdc00 && code <= 0xdfff;
+
+/**
+ * The invisible characters of a line, indexed in code points. One pass over the line, then one
+ * back over its blank end: a space counts as leading or trailing with only white space (a tab, the
+ * CR) beyond it, and each character is looked at a fixed number of times.
+ */
 function invisibles(line: string): Invisible[] {
-	const chars = Array.from(line);
-	// A space counts as leading or trailing with only white space (a tab, the CR) beyond it.
-	const blank = (char: string | undefined) => char === ' ' || char === '\t' || char === '\r';
-	const lead = chars.findIndex((char) => !blank(char));
-	const leadEnd = lead < 0 ? chars.length : lead;
-	let trailStart = chars.length;
-	while (trailStart > leadEnd && blank(chars[trailStart - 1])) trailStart -= 1;
+	// Blanks are one code unit each: the blank start and end are counted in code units.
+	let lead = 0;
+	while (lead < line.length && isBlank(line.charCodeAt(lead))) lead += 1;
+	let trail = line.length;
+	while (trail > lead && isBlank(line.charCodeAt(trail - 1))) trail -= 1;
 	const found: Invisible[] = [];
-	chars.forEach((char, index) => {
-		const code = char.codePointAt(0) ?? 0;
+	for (let at = 0, index = 0; at < line.length; index += 1) {
+		const code = line.codePointAt(at) ?? 0;
 		let kind: InvisibleKind | null = null;
-		if (char === '\r') kind = 'cr';
-		else if (char === '\t') kind = 'tab';
-		else if (char === ' ' && index < leadEnd) kind = 'leading-space';
-		else if (char === ' ' && index >= trailStart) kind = 'trailing-space';
-		else if (char === '\u00a0') kind = 'no-break-space';
-		else if (/[\u200b-\u200d\u2060\ufeff]/.test(char)) kind = 'zero-width';
+		if (code === 0x0d) kind = 'cr';
+		else if (code === 0x09) kind = 'tab';
+		else if (code === 0x20 && at < lead) kind = 'leading-space';
+		else if (code === 0x20 && at >= trail) kind = 'trailing-space';
+		else if (code === 0xa0) kind = 'no-break-space';
+		else if ((code >= 0x200b && code <= 0x200d) || code === 0x2060 || code === 0xfeff)
+			kind = 'zero-width';
 		else if (code < 0x20 || code === 0x7f) kind = 'control';
 		if (kind !== null) found.push({ kind, index });
-	});
+		at += code > 0xffff ? 2 : 1;
+	}
 	return found;
 }
 
-/** Marks the differing middle of two lines: common prefix and suffix stay unmarked. */
+/**
+ * Marks the differing middle of two lines: the common prefix and suffix stay unmarked. Linear in
+ * the lines (one scan from each end, no table of both); counted in code units, then moved off the
+ * middle of a surrogate pair so that the segments split the lines between characters.
+ */
 export function segmentDiff(expected: string, actual: string): [DiffSegment[], DiffSegment[]] {
-	const a = Array.from(expected);
-	const b = Array.from(actual);
+	const a = expected;
+	const b = actual;
 	let prefix = 0;
-	while (prefix < a.length && prefix < b.length && a[prefix] === b[prefix]) prefix += 1;
+	while (prefix < a.length && prefix < b.length && a.charCodeAt(prefix) === b.charCodeAt(prefix))
+		prefix += 1;
+	// A pair whose high halves are equal is one character that differs: it belongs to the middle.
+	if (
+		prefix > 0 &&
+		isHigh(a.charCodeAt(prefix - 1)) &&
+		(isLow(a.charCodeAt(prefix)) || isLow(b.charCodeAt(prefix)))
+	)
+		prefix -= 1;
 	let suffix = 0;
 	while (
 		suffix < a.length - prefix &&
 		suffix < b.length - prefix &&
-		a[a.length - 1 - suffix] === b[b.length - 1 - suffix]
+		a.charCodeAt(a.length - 1 - suffix) === b.charCodeAt(b.length - 1 - suffix)
 	)
 		suffix += 1;
-	const segments = (chars: string[]): DiffSegment[] =>
+	if (
+		suffix > 0 &&
+		isLow(a.charCodeAt(a.length - suffix)) &&
+		(isHigh(a.charCodeAt(a.length - suffix - 1)) || isHigh(b.charCodeAt(b.length - suffix - 1)))
+	)
+		suffix -= 1;
+	const segments = (line: string): DiffSegment[] =>
 		[
-			{ text: chars.slice(0, prefix).join(''), changed: false },
-			{ text: chars.slice(prefix, chars.length - suffix).join(''), changed: true },
-			{ text: chars.slice(chars.length - suffix).join(''), changed: false }
+			{ text: line.slice(0, prefix), changed: false },
+			{ text: line.slice(prefix, line.length - suffix), changed: true },
+			{ text: line.slice(line.length - suffix), changed: false }
 		].filter((segment) => segment.text !== '');
 	return [segments(a), segments(b)];
 }
 
 /** Compares a base string pasted from a customer's log with the expected one, line by line. */
 export function diffBaseString(expected: string, actual: string): BaseStringDiff {
-	const want = splitLines(expected);
-	const got = splitLines(actual);
+	const want = splitLines(expected, MAX_DIFF_LINES).lines;
+	const { lines: got, more } = splitLines(actual, MAX_DIFF_LINES);
 	const lines: LineDiff[] = [];
 	for (let index = 0; index < Math.max(want.length, got.length); index += 1) {
 		const w = want[index];
@@ -287,14 +334,29 @@ export function diffBaseString(expected: string, actual: string): BaseStringDiff
 			invisible: g === undefined ? [] : invisibles(g.value)
 		});
 	}
+	const same = expected === actual;
 	const first = lines.find((line) => !line.same);
+	const notesFound = notes(expected, actual, lines);
+	if (more > 0)
+		notesFound.push(
+			t('diagnosis_diff_more_lines', { count: String(more), shown: String(lines.length) })
+		);
 	return {
 		lines,
-		same: expected === actual,
-		firstDifference: first?.number ?? null,
+		same,
+		firstDifference: first?.number ?? (same ? null : lineOfFirstDifference(expected, actual)),
 		canUnescape: hasEscapedLineBreaks(actual),
-		notes: notes(expected, actual, lines)
+		notes: notesFound
 	};
+}
+
+/** The number of the line where two texts first differ: past the lines compared one by one. */
+function lineOfFirstDifference(a: string, b: string): number {
+	let at = 0;
+	while (at < a.length && at < b.length && a.charCodeAt(at) === b.charCodeAt(at)) at += 1;
+	let line = 1;
+	for (let end = a.indexOf('\n'); end >= 0 && end < at; end = a.indexOf('\n', end + 1)) line += 1;
+	return line;
 }
 
 function notes(expected: string, actual: string, lines: LineDiff[]): Text[] {

@@ -21,7 +21,14 @@ export {
 	type Slot
 } from './mistakes/catalogue';
 export { diagnose, type DiagnoseInput } from './diagnose';
-export { type Diagnosis, type MistakeSummary, type Reproduction, type Verdict } from './verdict';
+export { DIAGNOSIS_BUDGET } from './search';
+export {
+	DIAGNOSIS_STOPPED,
+	type Diagnosis,
+	type MistakeSummary,
+	type Reproduction,
+	type Verdict
+} from './verdict';
 export { clockCheck, formatDuration, type ClockCheck } from './clock-check';
 export {
 	diffBaseString,

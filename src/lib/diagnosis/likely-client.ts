@@ -18,6 +18,7 @@ import { text, type Text } from '$lib/i18n/text';
 import { sentences } from '../i18n/shown-text';
 import { CLIENT_IDS, CLIENT_PROFILES, type ClientId, type ClientProfile } from './client-profiles';
 import { SHAPES, decodeShape, headerShape, type Shape, type ShapeNonce } from './header-shape';
+import { DIAGNOSIS_STOPPED } from './verdict';
 
 export { CLIENT_IDS, CLIENT_PROFILES, clientProfile, type ClientId } from './client-profiles';
 export { headerShape, decodeShape, type Shape } from './header-shape';
@@ -73,9 +74,14 @@ function mistakeOwners(id: string): number {
 	return maskOf((profile) => profile.mistakes.includes(id));
 }
 
-/** The ids of a diagnosis's mistake: 'a+b' is two, 'unexplained' and '' none. */
+/** Whether a diagnosis's mistake id names no mistake: 'unexplained', a stopped diagnosis, ''. */
+function noMistake(mistake: string | null | undefined): boolean {
+	return !mistake || mistake === 'unexplained' || mistake === DIAGNOSIS_STOPPED;
+}
+
+/** The ids of a diagnosis's mistake: 'a+b' is two, 'unexplained', a stopped one and '' none. */
 export function mistakeIds(mistake: string | null | undefined): string[] {
-	if (!mistake || mistake === 'unexplained') return [];
+	if (!mistake || noMistake(mistake)) return [];
 	return mistake.split('+').filter((id) => id !== '');
 }
 
@@ -132,7 +138,7 @@ const BY_SHAPE_AND_MISTAKE = new Map<string, ClientCode>();
  * 'unexplained' or null for none), as a code: for a request without a mistake, a table lookup.
  */
 export function clientCode(shape: number, mistake: string | null = null): ClientCode {
-	if (mistake === null || mistake === '' || mistake === 'unexplained') {
+	if (noMistake(mistake)) {
 		let code = BY_SHAPE[shape] as number;
 		if (code < 0) {
 			code = classify(decodeShape(shape), []);

@@ -1,5 +1,5 @@
 import type { Text } from '$lib/i18n/text';
-import { baseString, toHex, type Digest } from '$lib/mac';
+import { baseString, fromBase64, toBase64, toHex, type Digest } from '$lib/mac';
 
 export type HashName = 'SHA-1' | 'SHA-256';
 export type DigestEncoding =
@@ -27,33 +27,30 @@ export interface SigningInputs {
 	encoding: DigestEncoding;
 }
 
-/** The base string these inputs sign; the spec's layout goes through the core's baseString. */
+/**
+ * The base string these inputs sign. The spec's layout goes through the core's baseString, which
+ * checks each line; the other layouts are the same seven values (text, as the core has checked the
+ * correct inputs' before any variant is made), in the spec's order.
+ */
 export function renderBaseString(inputs: SigningInputs): string {
-	const fields = {
-		ts: inputs.ts,
-		nonce: inputs.nonce,
-		method: inputs.method,
-		uri: inputs.uri,
-		host: inputs.host,
-		port: inputs.port,
-		ext: inputs.ext
-	};
-	// The core's baseString checks each line and lays them out; the other layouts are the same
-	// seven values (text, once it has not thrown), in the spec's order.
-	const standard = baseString(fields);
-	if (inputs.lineEnd === '\n' && inputs.ending === 'terminated') return standard;
-	const values = [
-		fields.ts,
-		fields.nonce,
-		fields.method,
-		fields.uri,
-		fields.host,
-		String(fields.port),
-		fields.ext ?? ''
-	];
-	if (inputs.ending === 'joined') return values.join(inputs.lineEnd);
-	const text = values.map((value) => value + inputs.lineEnd).join('');
-	return inputs.ending === 'extra-lf' ? `${text}${inputs.lineEnd}` : text;
+	const { lineEnd: end, ending } = inputs;
+	if (end === '\n' && ending === 'terminated') return baseString(inputs);
+	const joined =
+		inputs.ts +
+		end +
+		inputs.nonce +
+		end +
+		inputs.method +
+		end +
+		inputs.uri +
+		end +
+		inputs.host +
+		end +
+		inputs.port +
+		end +
+		inputs.ext;
+	if (ending === 'joined') return joined;
+	return ending === 'extra-lf' ? joined + end + end : joined + end;
 }
 
 /** Key bytes already written out: a diagnosis asks for the same few keys hundreds of times. */
@@ -76,14 +73,25 @@ export function encodeDigest(digest: Digest, encoding: DigestEncoding): string {
 		case 'base64':
 			return digest.base64;
 		case 'base64-unpadded':
-			return digest.base64.replace(/=+$/, '');
+			return withoutPadding(digest.base64);
 		case 'hex':
 			return digest.hex;
 		case 'base64url':
 			return digest.base64.replace(/\+/g, '-').replace(/\//g, '_');
 		case 'base64url-unpadded':
-			return digest.base64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+			return withoutPadding(digest.base64.replace(/\+/g, '-').replace(/\//g, '_'));
 	}
+}
+
+/** How many "=" end `text`: counted from the end, a step each (a pattern would retry every run). */
+function paddingLength(text: string): number {
+	let at = text.length;
+	while (at > 0 && text.charCodeAt(at - 1) === 0x3d) at -= 1;
+	return text.length - at;
+}
+
+function withoutPadding(text: string): string {
+	return text.slice(0, text.length - paddingLength(text));
 }
 
 const DIGEST_BYTES: Record<HashName, number> = { 'SHA-1': 20, 'SHA-256': 32 };
@@ -92,7 +100,7 @@ const DIGEST_BYTES: Record<HashName, number> = { 'SHA-1': 20, 'SHA-256': 32 };
 export function decodedLength(mac: string, encoding: DigestEncoding): number | null {
 	const padded = (alphabet: RegExp) => {
 		if (!alphabet.test(mac) || mac.length % 4 !== 0) return null;
-		return (mac.length / 4) * 3 - (mac.match(/=+$/)?.[0].length ?? 0);
+		return (mac.length / 4) * 3 - paddingLength(mac);
 	};
 	const unpadded = (alphabet: RegExp) =>
 		alphabet.test(mac) && mac.length % 4 !== 1 ? Math.floor((mac.length * 3) / 4) : null;
@@ -122,4 +130,27 @@ export function canProduce(mac: string, hash: HashName, encoding: DigestEncoding
 export function sameMac(mac: string, digest: Digest, encoding: DigestEncoding): boolean {
 	const written = encodeDigest(digest, encoding);
 	return encoding === 'hex' ? written === mac.toLowerCase() : written === mac;
+}
+
+/**
+ * The digest bytes that `encoding` writes as `mac` (sameMac of a digest is true exactly when its
+ * bytes are these), or null when no digest of `hash` is written so. A diagnosis decodes the mac
+ * once per encoding and compares each variant's bytes with it, writing no text.
+ */
+export function macBytes(mac: string, hash: HashName, encoding: DigestEncoding): Uint8Array | null {
+	if (!canProduce(mac, hash, encoding)) return null;
+	let bytes: Uint8Array;
+	if (encoding === 'hex') {
+		bytes = new Uint8Array(mac.length / 2);
+		for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(mac.slice(2 * i, 2 * i + 2), 16);
+	} else {
+		try {
+			bytes = fromBase64(mac);
+		} catch {
+			return null;
+		}
+	}
+	// A Base64 mac whose last character holds bits past the digest is written by no encoder.
+	const digest = { bytes, hex: toHex(bytes), base64: toBase64(bytes) };
+	return sameMac(mac, digest, encoding) ? bytes : null;
 }

@@ -27,7 +27,17 @@ export interface Reproduction {
 	keyForm: Text;
 }
 
-export type Verdict = 'match' | 'explained' | 'unexplained';
+/**
+ * 'stopped': the mac does not match, and the search for the mistakes behind it ran out of its
+ * budget (a huge URL) before any variant reproduced it: too long to diagnose, not unexplained.
+ */
+export type Verdict = 'match' | 'explained' | 'unexplained' | 'stopped';
+
+/**
+ * The mistake id that the triage (its CSV and summary) and the sandbox's diagnosis header give a
+ * mismatch whose diagnosis stopped, where 'unexplained' stands for one that nothing reproduces.
+ */
+export const DIAGNOSIS_STOPPED = 'diagnosis-stopped';
 
 export interface Diagnosis {
 	verdict: Verdict;
@@ -40,11 +50,13 @@ export interface Diagnosis {
 	explanations: Reproduction[];
 	/**
 	 * True when nothing reproduces the mac: the mac_key, a mistake the catalogue lacks, or inputs
-	 * this page cannot see differ.
+	 * this page cannot see differ. False when the search stopped: it did not try everything.
 	 */
 	keyOrUnseenInputs: boolean;
 	/** One paragraph for the page: the verdict in plain words. */
 	message: Text;
 	/** Distinct ways of signing computed, the correct one included. */
 	variantsTried: number;
+	/** The work the search for mistakes did, in DIAGNOSIS_BUDGET's units; 0 for a match. */
+	work: number;
 }

@@ -6,6 +6,7 @@
 import { parseAuthorization, type MacHeaderParams } from '../mac';
 import { diagnose } from '../diagnosis/diagnose';
 import { likelyClient } from '../diagnosis/likely-client';
+import { DIAGNOSIS_STOPPED } from '../diagnosis/verdict';
 import type { SandboxState } from '../sandbox/service';
 
 export const DIAGNOSIS_HEADER = 'x-sandbox-diagnosis';
@@ -24,8 +25,9 @@ export interface SandboxMismatch {
 }
 
 /**
- * The header's value: `mistake=<id, a+b for a pair, or unexplained>; client=<id, several joined by
- * |, or unknown>; confidence=<high, medium, low or none>`. Ids only, in ASCII.
+ * The header's value: `mistake=<id, a+b for a pair, unexplained, or diagnosis-stopped for a URL too
+ * long to diagnose>; client=<id, several joined by |, or unknown>; confidence=<high, medium, low or
+ * none>`. Ids only, in ASCII.
  */
 export async function diagnosisHeaders(mismatch: SandboxMismatch): Promise<Record<string, string>> {
 	let mistake = 'unexplained';
@@ -37,7 +39,10 @@ export async function diagnosisHeaders(mismatch: SandboxMismatch): Promise<Recor
 			uriForm: mismatch.uriForm,
 			macKey: mismatch.macKey
 		});
-		mistake = diagnosis.explanations[0]?.id ?? 'unexplained';
+		mistake =
+			diagnosis.verdict === 'stopped'
+				? DIAGNOSIS_STOPPED
+				: (diagnosis.explanations[0]?.id ?? 'unexplained');
 	} catch {
 		// A URL the diagnosis cannot sign: nothing reproduces it.
 	}

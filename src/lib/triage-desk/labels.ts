@@ -3,6 +3,7 @@
 // are sentences about one request).
 import { m } from '$lib/paraglide/messages.js';
 import type { MistakeId } from '$lib/diagnosis/mistakes/catalogue';
+import { DIAGNOSIS_STOPPED } from '$lib/diagnosis/verdict';
 import type { Unreadable, UnreadableCode } from '$lib/read/types';
 import { UNEXPLAINED, type TriageFormat, type VerdictKind } from '$lib/triage/types';
 
@@ -50,10 +51,14 @@ const LABELS: Record<MistakeId, string> = {
 
 function one(id: string): string {
 	if (id === UNEXPLAINED) return m.triage_group_unexplained();
+	if (id === DIAGNOSIS_STOPPED) return m.diagnosis_stopped();
 	return Object.hasOwn(LABELS, id) ? LABELS[id as MistakeId] : id;
 }
 
-/** A mistake id of a verdict ('a+b' for a pair, 'unexplained') as the page's language names it. */
+/**
+ * A mistake id of a verdict ('a+b' for a pair, 'unexplained', a stopped diagnosis) as the page's
+ * language names it.
+ */
 export function mistakeLabel(id: string): string {
 	const [first = '', second] = id.split('+');
 	return second === undefined

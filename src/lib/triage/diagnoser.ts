@@ -22,7 +22,11 @@ export interface DiagnosisAnswer {
 /** Mismatches sent at once, at most; fewer go when the triage lets other events in. */
 const BATCH = 32;
 
-/** The worker's side of it (diagnosis-worker.ts). */
+/**
+ * The worker's side of it (diagnosis-worker.ts). One diagnosis at a time, in the order they came:
+ * each holds its variants until it ends (within its budget), so that many mismatches with huge URLs
+ * do not hold theirs all at once.
+ */
 export function serveDiagnoses(scope: {
 	postMessage(answer: DiagnosisAnswer): void;
 	addEventListener(
@@ -31,13 +35,14 @@ export function serveDiagnoses(scope: {
 	): void;
 }): void {
 	const digests = syncDigests();
+	let previous: Promise<void> = Promise.resolve();
 	scope.addEventListener('message', (event) => {
-		void Promise.all(
-			event.data.mismatches.map(async ({ id, mismatch }) => ({
-				id,
-				mistake: await diagnoseMistake(mismatch, digests)
-			}))
-		).then((mistakes) => scope.postMessage({ mistakes }));
+		previous = previous.then(async () => {
+			const mistakes: DiagnosisAnswer['mistakes'] = [];
+			for (const { id, mismatch } of event.data.mismatches)
+				mistakes.push({ id, mistake: await diagnoseMistake(mismatch, digests) });
+			scope.postMessage({ mistakes });
+		});
 	});
 }
 

@@ -5,6 +5,7 @@ import { attempt, baseString, isTimestamp, parseAuthorization, requestTarget } f
 import { BASE_URLS, hostsOf } from '$lib/account-api/deployments';
 import { clockCheck } from '$lib/diagnosis/clock-check';
 import { diagnose, type DiagnoseInput } from '$lib/diagnosis/diagnose';
+import { DIAGNOSIS_STOPPED } from '$lib/diagnosis/verdict';
 import { UNKNOWN_CLIENT, clientCode, headerShape } from '$lib/diagnosis/likely-client';
 import type { DigestSigner } from '$lib/diagnosis/diagnose';
 import { fastAuthorization, fastTarget, type FastTarget } from './fast-parse';
@@ -151,13 +152,14 @@ function unreadableCheck(unreadable: Unreadable, request: LoggedRequest): Checke
 }
 
 /**
- * The catalogue's id of the most likely mistake that reproduces a mismatch ("a+b" for a pair), or
- * 'unexplained'. Only the diagnosis's ids are used, never its words: the page renders those. Every
+ * The catalogue's id of the most likely mistake that reproduces a mismatch ("a+b" for a pair),
+ * 'unexplained', or DIAGNOSIS_STOPPED when the search ran out of its budget (a huge URL). Only the diagnosis's ids are used, never its words: the page renders those. Every
  * variant is signed with `hmac` (the core's hmac() when not given): the results are the same.
  */
 export async function diagnoseMistake(input: DiagnoseInput, hmac?: DigestSigner): Promise<string> {
 	try {
 		const diagnosis = await diagnose(input, hmac === undefined ? {} : { hmac });
+		if (diagnosis.verdict === 'stopped') return DIAGNOSIS_STOPPED;
 		return diagnosis.explanations[0]?.id ?? UNEXPLAINED;
 	} catch {
 		return UNEXPLAINED;

@@ -19,6 +19,30 @@ export type Slot =
 	| 'hash'
 	| 'encoding';
 
+/** A line of the base string, or the key. */
+export type Read = 'ts' | 'nonce' | 'method' | 'uri' | 'host' | 'port' | 'key';
+
+/**
+ * What a mistake of each slot reads of the inputs it is given, for the diagnosis's budget: a
+ * rewrite of the request URI reads all of it (several times), another key or encoding none of it.
+ */
+export const SLOT_READS: Record<Slot, readonly Read[]> = {
+	host: ['host'],
+	'host-port': ['host', 'port'],
+	port: ['port'],
+	path: ['uri'],
+	query: ['uri'],
+	'uri-form': ['uri', 'host'],
+	method: ['method'],
+	ending: [],
+	'line-end': [],
+	ts: ['ts'],
+	nonce: ['nonce'],
+	key: ['key'],
+	hash: [],
+	encoding: []
+};
+
 /** The request as it really was, for titles and for the values a mistake puts in its place. */
 export interface MistakeContext {
 	scheme: 'https' | 'http';

@@ -1,0 +1,357 @@
+// The search for the catalogued mistakes that reproduce a mac: each variant made when its turn
+// comes, in the order of likelihood, and the whole search held to a budget counted in work, so that
+// one request with a huge URL costs a bounded time and memory and always the same outcome.
+import type { Digest } from '$lib/mac';
+import { MISTAKES, type Candidate, type Mistake, type MistakeContext } from './mistakes/catalogue';
+import { SLOT_READS } from './mistakes/entry';
+import {
+	keyIdentity,
+	macBytes,
+	renderBaseString,
+	type DigestEncoding,
+	type HashName,
+	type SigningInputs
+} from './signing-inputs';
+
+/**
+ * An HMAC as the core's hmac() computes it: the key (text as UTF-8, or bytes as they are), the
+ * text as UTF-8, SHA-1 or SHA-256. It must throw (or reject) where hmac() does, on an empty key. A
+ * triage of many mismatches passes a synchronous one that keeps each key's state.
+ */
+export type DigestSigner = (
+	key: string | Uint8Array,
+	text: string,
+	hash: HashName
+) => Digest | Promise<Digest>;
+
+/**
+ * The work one diagnosis may do, in units of about one character hashed: every variant costs the
+ * length of its base string (rendered, looked up and hashed once), and every call of a mistake
+ * READ_COST for each character of the lines it reads (SLOT_READS: a rewrite of the query reads the
+ * request URI several times over, and decoding or re-encoding it costs far more per character than
+ * hashing), each plus a fixed cost. The client zoo's requests need 0.4 million at most, a request
+ * with a 1 kB URL about 5 million and one with an 8 kB URL about 36 million (npm run bench prints
+ * them); past 64 million the search stops, a few hundred milliseconds into a 1 MB URL. Counted in
+ * work, not in time, so that the outcome does not depend on how busy the machine is.
+ */
+export const DIAGNOSIS_BUDGET = 64_000_000;
+/** What reading one character of a line costs a mistake, against one character hashed. */
+const READ_COST = 32;
+/** What a call of a mistake and a variant cost beyond their characters: objects made and looked up. */
+const CALL_COST = 64;
+const VARIANT_COST = 128;
+
+/** The work of a call of `mistake` on `inputs`: the characters of the lines it reads. */
+function callWork(mistake: Mistake, inputs: SigningInputs): number {
+	let chars = 0;
+	for (const line of SLOT_READS[mistake.slot]) chars += inputs[line].length;
+	return CALL_COST + READ_COST * chars;
+}
+
+export interface Part {
+	mistake: Mistake;
+	candidate: Candidate;
+}
+
+export interface Variant {
+	inputs: SigningInputs;
+	parts: Part[];
+}
+
+/** Whether two inputs write the same base string: every line, and how the lines end. */
+function sameLines(a: SigningInputs, b: SigningInputs): boolean {
+	return (
+		a.ts === b.ts &&
+		a.nonce === b.nonce &&
+		a.method === b.method &&
+		a.uri === b.uri &&
+		a.host === b.host &&
+		a.port === b.port &&
+		a.ext === b.ext &&
+		a.lineEnd === b.lineEnd &&
+		a.ending === b.ending
+	);
+}
+
+/** A variant that gives exactly the customer's mac, with the base string it signed. */
+export interface Found {
+	variant: Variant;
+	baseString: string;
+}
+
+/** The work of a variant: the characters of its base string, line ends included. */
+export function workOf(inputs: SigningInputs): number {
+	return (
+		inputs.ts.length +
+		inputs.nonce.length +
+		inputs.method.length +
+		inputs.uri.length +
+		inputs.host.length +
+		inputs.port.length +
+		inputs.ext.length +
+		8
+	);
+}
+
+export function likelihood(parts: readonly Part[]): number {
+	return parts.reduce((product, part) => product * part.mistake.prior, 1);
+}
+
+/**
+ * The mistakes alone in the order they are tried: the likeliest first, the catalogue's order among
+ * equals, so that when two mistakes sign the same thing the likelier one is named.
+ */
+const SINGLES_ORDER: readonly number[] = MISTAKES.map((_, index) => index).sort(
+	(a, b) => (MISTAKES[b]?.prior ?? 0) - (MISTAKES[a]?.prior ?? 0)
+);
+
+/**
+ * The pairs in the order they are tried: a first mistake and the later mistakes of other slots
+ * applied to each of its variants, by the likelihood of the pair (the product of the priors), then
+ * by the first mistake's place in the catalogue, then each of its variants, then the second's
+ * place. Pairs of the same likelihood and first mistake make one run, taken variant by variant.
+ */
+const PAIR_RUNS: readonly { first: number; seconds: Mistake[] }[] = (() => {
+	const pairs: { first: number; second: number; likelihood: number }[] = [];
+	MISTAKES.forEach((first, a) =>
+		MISTAKES.forEach((second, b) => {
+			if (b > a && second.slot !== first.slot)
+				pairs.push({ first: a, second: b, likelihood: 1 * first.prior * second.prior });
+		})
+	);
+	pairs.sort((x, y) => y.likelihood - x.likelihood || x.first - y.first || x.second - y.second);
+	const runs: { first: number; seconds: Mistake[]; likelihood: number }[] = [];
+	for (const { first, second, likelihood } of pairs) {
+		const last = runs.at(-1);
+		const mistake = MISTAKES[second] as Mistake;
+		if (last && last.first === first && last.likelihood === likelihood) last.seconds.push(mistake);
+		else runs.push({ first, seconds: [mistake], likelihood });
+	}
+	return runs;
+})();
+
+const ENCODING_BITS: Record<DigestEncoding, number> = {
+	base64: 1,
+	'base64-unpadded': 2,
+	base64url: 4,
+	'base64url-unpadded': 8,
+	hex: 16
+};
+
+interface TriedText {
+	/** The encodings of this digest compared so far, one bit each. */
+	encodings: number;
+	digest?: Digest | Promise<Digest>;
+}
+
+/** Inputs with what is known of them once tried: their base string and its entry in Tried. */
+export interface Made {
+	inputs: SigningInputs;
+	text?: string;
+	entry?: TriedText;
+}
+
+/**
+ * The variants computed so far, by key and hash, then by base string: one HMAC per distinct base
+ * string, key and hash (the encodings are renderings of it), and each encoding of it compared once.
+ * A text key is looked up as it is, key bytes by what they hold.
+ */
+export class Tried {
+	/** By key (text as it is, bytes by what they hold), then by hash: the base strings tried. */
+	readonly #byTextKey = new Map<string, Partial<Record<HashName, Map<string, TriedText>>>>();
+	readonly #byBytesKey = new Map<string, Partial<Record<HashName, Map<string, TriedText>>>>();
+	/** The distinct variants claimed: the expected one first. */
+	count = 0;
+	constructor(readonly sign: DigestSigner) {}
+
+	/** The entry of this base string signed with the inputs' key and hash. */
+	entry({ key, hash }: SigningInputs, text: string): TriedText {
+		const byKey = typeof key === 'string' ? this.#byTextKey : this.#byBytesKey;
+		const id = typeof key === 'string' ? key : keyIdentity(key);
+		let byHash = byKey.get(id);
+		if (byHash === undefined) {
+			byHash = {};
+			byKey.set(id, byHash);
+		}
+		const texts = (byHash[hash] ??= new Map());
+		let entry = texts.get(text);
+		if (entry === undefined) {
+			entry = { encodings: 0 };
+			texts.set(text, entry);
+		}
+		return entry;
+	}
+
+	/**
+	 * Marks the entry's digest in this encoding as tried: false when a variant signing the same mac
+	 * (key, hash, base string and encoding) was tried before.
+	 */
+	claim(entry: TriedText, encoding: DigestEncoding): boolean {
+		const bit = ENCODING_BITS[encoding];
+		if ((entry.encodings & bit) !== 0) return false;
+		entry.encodings |= bit;
+		this.count += 1;
+		return true;
+	}
+
+	/** The digest of a claimed entry's text with the inputs' key and hash, signed once. */
+	digest(inputs: SigningInputs, text: string, entry: TriedText): Digest | Promise<Digest> {
+		return (entry.digest ??= this.sign(inputs.key, text, inputs.hash));
+	}
+}
+
+/**
+ * Tries variants against the customer's mac until the budget is spent: those that reproduce it, in
+ * the order tried (a synchronous signer's digests are compared at once; a promise's when settled).
+ */
+class Trial {
+	spent = 0;
+	/** Whether the budget ran out: the variants after that point were not tried. */
+	stopped = false;
+	readonly #found: (Found | null)[] = [];
+	readonly #pending: Promise<void>[] = [];
+	/** The digest bytes the mac is in each hash and encoding (null: none), decoded when first asked. */
+	readonly #target: Partial<Record<HashName, Partial<Record<DigestEncoding, Uint8Array | null>>>> =
+		{};
+
+	constructor(
+		readonly customerMac: string,
+		readonly tried: Tried,
+		readonly budget: number
+	) {}
+
+	/** Counts `work` against the budget: false, and stopped, once it is spent. */
+	spend(work: number): boolean {
+		if (this.stopped) return false;
+		this.spent += work;
+		if (this.spent > this.budget) this.stopped = true;
+		return !this.stopped;
+	}
+
+	/** The bytes a digest of this hash must have to be the mac in this encoding; null when none can. */
+	target(hash: HashName, encoding: DigestEncoding): Uint8Array | null {
+		const byEncoding = (this.#target[hash] ??= {});
+		let bytes = byEncoding[encoding];
+		if (bytes === undefined) {
+			bytes = macBytes(this.customerMac, hash, encoding);
+			byEncoding[encoding] = bytes;
+		}
+		return bytes;
+	}
+
+	/**
+	 * The variants `mistake` makes out of what `from` signs, each tried after `first` (a pair);
+	 * false once the budget is spent.
+	 */
+	pairs(first: Part, from: Made, mistake: Mistake, context: MistakeContext): boolean {
+		if (!this.spend(callWork(mistake, from.inputs))) return false;
+		for (const candidate of mistake.variants(from.inputs, context))
+			if (!this.try({ inputs: candidate.inputs }, from, { mistake, candidate }, first))
+				return false;
+		return true;
+	}
+
+	/**
+	 * Signs `made`, a variant made from `from` by `part` (after `first` in a pair), unless a variant
+	 * signing the same mac was; false once the budget is spent. Its base string is rendered only
+	 * when it can produce the mac, and is `from`'s when it changes no line (another key, hash or
+	 * encoding): the same text, looked up once. `made` keeps the text and entry for later pairs.
+	 */
+	try(made: Made, from: Made, part: Part, first?: Part): boolean {
+		const { inputs } = made;
+		if (!this.spend(VARIANT_COST + workOf(inputs))) return false;
+		const target = this.target(inputs.hash, inputs.encoding);
+		if (target === null) return true;
+		let text: string;
+		let entry: TriedText | undefined;
+		if (sameLines(inputs, from.inputs)) {
+			text = from.text ??= renderBaseString(from.inputs);
+			if (inputs.key === from.inputs.key && inputs.hash === from.inputs.hash) entry = from.entry;
+		} else text = renderBaseString(inputs);
+		entry ??= this.tried.entry(inputs, text);
+		made.text = text;
+		made.entry = entry;
+		if (!this.tried.claim(entry, inputs.encoding)) return true;
+		const index = this.#found.push(null) - 1;
+		const digest = this.tried.digest(inputs, text, entry);
+		if (digest instanceof Promise)
+			this.#pending.push(
+				digest.then((settled) => this.#compare(settled, target, index, made, text, part, first))
+			);
+		else this.#compare(digest, target, index, made, text, part, first);
+		return true;
+	}
+
+	#compare(
+		digest: Digest,
+		target: Uint8Array,
+		index: number,
+		{ inputs }: Made,
+		text: string,
+		part: Part,
+		first: Part | undefined
+	): void {
+		if (!sameBytes(digest.bytes, target)) return;
+		const parts = first === undefined ? [part] : [first, part];
+		this.#found[index] = { variant: { inputs, parts }, baseString: text };
+	}
+
+	/** The variants that reproduce the mac so far, in the order tried. */
+	async found(): Promise<Found[]> {
+		await Promise.all(this.#pending);
+		return this.#found.filter((found) => found !== null);
+	}
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+	if (a.length !== b.length) return false;
+	for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+	return true;
+}
+
+export interface SearchResult {
+	found: Found[];
+	/** The work done, against the budget. */
+	work: number;
+	/** The budget ran out before every variant was tried. */
+	stopped: boolean;
+}
+
+/**
+ * Every mistake alone, then (when none reproduces the mac) every pair of mistakes of different
+ * slots, the later one applied to the earlier one's result; only variants whose hash and encoding
+ * can produce a mac shaped like the customer's are signed. Stops where the budget runs out, with
+ * what was found until then: the likeliest of those is the one a whole search would name first.
+ * `correct` is what the request signs, tried already.
+ */
+export async function searchMistakes(
+	correct: Made,
+	context: MistakeContext,
+	customerMac: string,
+	tried: Tried,
+	budget = DIAGNOSIS_BUDGET
+): Promise<SearchResult> {
+	const trial = new Trial(customerMac, tried, budget);
+	// Each mistake's variants alone, by its place in the catalogue: the first halves of the pairs.
+	const singles: { part: Part; made: Made }[][] = MISTAKES.map(() => []);
+	singles: for (const index of SINGLES_ORDER) {
+		const mistake = MISTAKES[index] as Mistake;
+		if (!trial.spend(callWork(mistake, correct.inputs))) break;
+		const own = singles[index] as { part: Part; made: Made }[];
+		for (const candidate of mistake.variants(correct.inputs, context)) {
+			const single = { part: { mistake, candidate }, made: { inputs: candidate.inputs } };
+			if (!trial.try(single.made, correct, single.part)) break singles;
+			own.push(single);
+		}
+	}
+	const found = await trial.found();
+	if (found.length > 0 || trial.stopped)
+		return { found, work: trial.spent, stopped: trial.stopped };
+
+	pairs: for (const run of PAIR_RUNS) {
+		for (const { part, made } of singles[run.first] as { part: Part; made: Made }[]) {
+			for (const second of run.seconds) if (!trial.pairs(part, made, second, context)) break pairs;
+		}
+	}
+	return { found: await trial.found(), work: trial.spent, stopped: trial.stopped };
+}

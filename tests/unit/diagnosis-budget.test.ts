@@ -1,0 +1,202 @@
+// The diagnosis of one request is held to a budget counted in work (DIAGNOSIS_BUDGET): a mismatch
+// whose URL is huge ends "diagnosis stopped: too long" in bounded time and memory, always at the
+// same point, and the requests real clients send stay far below it and are explained as before.
+import { spawn } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DIAGNOSIS_BUDGET, DIAGNOSIS_STOPPED, diagnose, type Diagnosis } from '$lib/diagnosis';
+import { hmac, parseAuthorization } from '$lib/mac';
+import { syncDigests } from '$lib/triage/hmac';
+import { diagnoseMistake } from '$lib/triage/verify';
+import zooRequests from './fixtures/zoo-requests.json' with { type: 'json' };
+import { english } from './verify-english';
+
+const KEY = 'k7Qx2mZpR4vN8sLw';
+const MB = 1_000_000;
+const TS = '1780000000';
+const NONCE = 'bm9uY2Ux';
+
+/** The base string of a GET, lines as given (the URL's path and query as the parser writes them). */
+function base(uri: string, host = 'open.tapapis.cn'): string {
+	return `${TS}\n${NONCE}\nGET\n${uri}\n${host}\n443\n\n`;
+}
+
+const sign = (text: string, key = KEY) => createHmac('sha1', key).update(text).digest('base64');
+
+/**
+ * A request to open.tapapis.cn whose query holds `bytes` characters made of `unit` (characters the
+ * URL parser leaves as they are), signed as `signer` signs: with another key, with the other
+ * deployment's host, or without the query.
+ */
+function hugeMismatch(
+	unit: string,
+	bytes: number,
+	signer: 'other-key' | 'other-host' | 'no-query',
+	index: number
+) {
+	const path = `/account/profile/v1`;
+	const query = `client_id=app-${index}&data=${unit.repeat(Math.ceil(bytes / unit.length)).slice(0, bytes)}`;
+	const uri = `${path}?${query}`;
+	const mac =
+		signer === 'other-key'
+			? sign(base(uri), 'a-key-nobody-knows')
+			: signer === 'other-host'
+				? sign(base(uri, 'open.tapapis.com'))
+				: sign(base(path));
+	return {
+		url: `https://open.tapapis.cn${uri}`,
+		authorization: { id: 'kid-1', ts: TS, nonce: NONCE, mac },
+		macKey: KEY
+	};
+}
+
+const CHILD = resolve(import.meta.dirname, 'diagnosis-budget-child.js');
+/** Far below the 2.7 GB the search took before it had a budget, far above what it needs now. */
+const HEAP_LIMIT_MB = 384;
+
+function runChild(
+	casesPath: string
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+	return new Promise((done, fail) => {
+		const child = spawn(
+			process.execPath,
+			[`--max-old-space-size=${HEAP_LIMIT_MB}`, CHILD, casesPath],
+			{ stdio: ['ignore', 'pipe', 'pipe'] }
+		);
+		let stdout = '';
+		let stderr = '';
+		child.stdout.on('data', (chunk) => (stdout += chunk));
+		child.stderr.on('data', (chunk) => (stderr += chunk));
+		child.on('error', fail);
+		child.on('close', (code) => done({ code, stdout, stderr }));
+	});
+}
+
+// A hang guard with a budget of minutes, not a speed test: without a budget the 16 took 119 s and
+// 2.7 GB, so the child dies at its heap limit long before.
+describe('16 mismatches with 1 MB URLs, as the triage diagnoses them', { timeout: 240_000 }, () => {
+	it('each ends with a mistake or "diagnosis stopped", within a heap limit of 384 MB', async () => {
+		const units = ['a', 'a%20b+c', '&k=v', '-._~0'];
+		const signers = ['other-key', 'other-key', 'other-host', 'no-query'] as const;
+		const cases = Array.from({ length: 16 }, (_, index) =>
+			hugeMismatch(
+				units[index % 4] ?? 'a',
+				MB,
+				signers[Math.floor(index / 4)] ?? 'other-key',
+				index
+			)
+		);
+		const dir = await mkdtemp(join(tmpdir(), 'diagnosis-budget-'));
+		try {
+			const path = join(dir, 'cases.json');
+			await writeFile(path, JSON.stringify(cases));
+			const { code, stdout, stderr } = await runChild(path);
+			expect(stderr).toBe('');
+			expect(code).toBe(0);
+			const { mistakes, peakHeap } = JSON.parse(stdout) as {
+				mistakes: string[];
+				peakHeap: number;
+			};
+			// Nothing reproduces another key's mac: past the budget, too long to say so.
+			expect(mistakes.slice(0, 8)).toEqual(Array(8).fill(DIAGNOSIS_STOPPED));
+			// The likeliest mistakes are tried first, within the budget, and still named.
+			expect(mistakes.slice(8, 12)).toEqual(Array(4).fill('host-other-deployment'));
+			expect(mistakes.slice(12)).toEqual(Array(4).fill('query-dropped'));
+			expect(peakHeap).toBeLessThan(HEAP_LIMIT_MB * 1024 * 1024);
+		} finally {
+			await rm(dir, { recursive: true, force: true });
+		}
+	});
+});
+
+/** What a search decided and how far it went: not its words, not its timing. */
+const outcome = (diagnosis: Diagnosis) => ({
+	verdict: diagnosis.verdict,
+	variantsTried: diagnosis.variantsTried,
+	work: diagnosis.work,
+	explanations: diagnosis.explanations.map((reproduction) => [
+		reproduction.id,
+		reproduction.baseString
+	])
+});
+
+describe('the budget', () => {
+	it('stops a search at the same point every time, whichever signer and however busy', async () => {
+		const request = hugeMismatch('a%20b+c', 200, 'other-key', 1);
+		// The whole search of this request, then a budget that ends it halfway through the pairs.
+		const whole = await diagnose(request, { hmac: syncDigests() });
+		expect(whole.verdict).toBe('unexplained');
+		const budget = Math.floor(whole.work / 2);
+		const runs = [
+			await diagnose(request, { budget, hmac: syncDigests() }),
+			await diagnose(request, { budget, hmac: syncDigests('noble') }),
+			await diagnose(request, { budget, hmac }),
+			await diagnose(request, { budget, hmac: syncDigests() })
+		];
+		const [first] = runs;
+		expect(first?.verdict).toBe('stopped');
+		expect(first?.variantsTried).toBeLessThan(whole.variantsTried);
+		for (const run of runs) expect(outcome(run)).toEqual(outcome(first as Diagnosis));
+		expect(english(first?.message)).toMatch(
+			/^The mac does not match\. Diagnosis stopped: too long\./
+		);
+	});
+
+	it('names the mistake found before it ran out: the one the whole search names first', async () => {
+		// Signed with the other deployment's host: the likeliest single, tried first.
+		const request = hugeMismatch('a', 300, 'other-host', 2);
+		const whole = await diagnose(request, { hmac: syncDigests() });
+		const cut = await diagnose(request, { budget: 2_000, hmac: syncDigests() });
+		expect(cut.verdict).toBe('explained');
+		expect(cut.explanations[0]?.id).toBe(whole.explanations[0]?.id);
+		expect(cut.explanations[0]?.id).toBe('host-other-deployment');
+	});
+
+	it('gives the triage its own id for a stopped diagnosis, never "unexplained"', async () => {
+		const request = hugeMismatch('&k=v', MB / 4, 'other-key', 3);
+		expect(await diagnoseMistake(request, syncDigests())).toBe(DIAGNOSIS_STOPPED);
+	});
+});
+
+describe('the requests real clients send', () => {
+	const KEYS: Record<string, string> = {
+		'demo-kid-profile-4f1c': 'demo-mac-key-profile-Q9sLx2',
+		'demo-kid-basic-8a2e': 'demo-mac-key-basic-Zr7Wm4',
+		'zoo-kid-non-ascii-7d3b': 'zoo-clé-密钥-ü'
+	};
+
+	// The zoo's 141 requests (fixtures/zoo-requests.json), read both ways a URL is read: the
+	// budget changes nothing in their diagnoses, and none comes near it.
+	it('are diagnosed as with no budget at all, each with a tenth of the budget or less', async () => {
+		const digests = syncDigests();
+		let most = 0;
+		for (const request of zooRequests) {
+			const authorization = parseAuthorization(request.authorization);
+			for (const uriForm of ['browser', 'as-written'] as const) {
+				const input = {
+					authorization,
+					url: request.url,
+					uriForm,
+					macKey: KEYS[authorization.id] ?? ''
+				};
+				const budgeted = await diagnose(input, { hmac: digests });
+				const unbounded = await diagnose(input, { hmac: digests, budget: Infinity });
+				expect(budgeted.verdict, request.id).not.toBe('stopped');
+				expect(outcome(budgeted), request.id).toEqual(outcome(unbounded));
+				most = Math.max(most, budgeted.work);
+			}
+		}
+		expect(most * 10).toBeLessThan(DIAGNOSIS_BUDGET);
+	});
+
+	it('an unexplained one with a 8 kB URL is searched to the end', async () => {
+		const diagnosis = await diagnose(hugeMismatch('a%20b+c', 8_000, 'other-key', 4), {
+			hmac: syncDigests()
+		});
+		expect(diagnosis.verdict).toBe('unexplained');
+		expect(diagnosis.work).toBeLessThan(DIAGNOSIS_BUDGET);
+	});
+});
