@@ -11,6 +11,10 @@ describe('visibleText', () => {
 		expect(visibleText(' a b  \nc')).toBe('·a b··↵c');
 	});
 
+	it('marks the spaces at the end of a line after a character outside the BMP', () => {
+		expect(visibleText('😀  \n 😀')).toBe('😀··↵·😀');
+	});
+
 	it('shows control and zero-width characters by code point', () => {
 		expect(visibleText('a\u0000b\u200bc\u00a0')).toBe('a<U+0000>b<U+200B>c<U+00A0>');
 	});

@@ -24,20 +24,25 @@ export function cmdQuote(word: string): string {
 /**
  * The C runtime's part of cmdQuote: `"` becomes `\"`, and a run of backslashes before a quote or
  * at the end is doubled. One pass that counts each run, not /(\\*)"/g and /(\\+)$/, which try
- * again from every backslash of a long run that no quote ends: quadratic time.
+ * again from every backslash of a long run that no quote ends: quadratic time. What lies between
+ * quotes is copied a slice at a time.
  */
 function crtQuote(word: string): string {
 	let out = '';
+	let copiedTo = 0;
 	let run = 0;
 	for (let index = 0; index < word.length; index++) {
 		const char = word.charAt(index);
 		if (char === '\\') run += 1;
 		else {
-			out += char === '"' ? `${'\\'.repeat(2 * run + 1)}"` : `${'\\'.repeat(run)}${char}`;
+			if (char === '"') {
+				out += `${word.slice(copiedTo, index)}${'\\'.repeat(run + 1)}"`;
+				copiedTo = index + 1;
+			}
 			run = 0;
 		}
 	}
-	return out + '\\'.repeat(2 * run);
+	return out + word.slice(copiedTo) + '\\'.repeat(run);
 }
 
 /** The same curl command as curlCommand, for cmd.exe (`curl` there is Windows' own curl.exe). */

@@ -1,5 +1,3 @@
-import { trailingRun } from '$lib/mac/encoding';
-
 export type SegmentKind = 'text' | 'lf' | 'cr' | 'tab' | 'space' | 'control';
 
 export interface Segment {
@@ -18,45 +16,58 @@ const SYMBOLS: Record<Exclude<SegmentKind, 'text' | 'control'>, [string, string]
 };
 
 // No-break and zero-width spaces look like nothing, or like a plain space, yet change the bytes.
-const INVISIBLE = /[\u00a0\u200b-\u200d\u2060\ufeff]/;
+const INVISIBLE = new Set([0x00a0, 0x200b, 0x200c, 0x200d, 0x2060, 0xfeff]);
+const SPACE = 0x20;
 
 function mark(kind: keyof typeof SYMBOLS): Segment {
 	const [shown, label] = SYMBOLS[kind];
 	return { kind, shown, label };
 }
 
+/** A segment for the character of code `code` that needs a mark, or null for plain text. */
+function markFor(code: number, outerSpace: boolean): Segment | null {
+	if (code === 0x09) return mark('tab');
+	if (code === SPACE) return outerSpace ? mark('space') : null;
+	if (code < 0x20 || code === 0x7f || INVISIBLE.has(code)) {
+		const hex = code.toString(16).toUpperCase().padStart(4, '0');
+		return { kind: 'control', shown: `<U+${hex}>`, label: `invisible character U+${hex}` };
+	}
+	return null;
+}
+
+/** The segments of the line from `start` to `end` (no CR or LF in it), added to `segments`. */
+function markLine(text: string, start: number, end: number, segments: Segment[]): void {
+	let leadEnd = start;
+	while (leadEnd < end && text.charCodeAt(leadEnd) === SPACE) leadEnd++;
+	let trailStart = end;
+	while (trailStart > leadEnd && text.charCodeAt(trailStart - 1) === SPACE) trailStart--;
+	// Plain text between marks is one segment, cut from the text: not built a character at a time.
+	let plainFrom = start;
+	for (let index = start; index < end; index++) {
+		const segment = markFor(text.charCodeAt(index), index < leadEnd || index >= trailStart);
+		if (segment === null) continue;
+		if (index > plainFrom) segments.push({ kind: 'text', shown: text.slice(plainFrom, index) });
+		segments.push(segment);
+		plainFrom = index + 1;
+	}
+	if (end > plainFrom) segments.push({ kind: 'text', shown: text.slice(plainFrom, end) });
+}
+
 /**
- * Splits text into what is visible as it is and marks for what is not: every LF, CR, tab and
- * control character, and the spaces at either end of a line, where a stray one hides best.
+ * Splits text into what is visible as it is and marks for what is not: every LF, CR and tab and
+ * control character, and the spaces at either end of a line, where a stray one hides best. One pass
+ * over the text, each line's ends found from its ends: linear in the text, whatever its shape.
  */
 export function visibleSegments(text: string): Segment[] {
 	const segments: Segment[] = [];
-	const push = (segment: Segment) => {
-		const last = segments.at(-1);
-		if (segment.kind === 'text' && last?.kind === 'text') last.shown += segment.shown;
-		else segments.push(segment);
-	};
-	for (const line of text.split(/(\r|\n)/)) {
-		if (line === '\n') push(mark('lf'));
-		else if (line === '\r') push(mark('cr'));
-		else {
-			const lead = /^ */.exec(line)?.[0].length ?? 0;
-			// Counted from the end, not / *$/: that is tried from every space of a run that something
-			// other than the line's end follows, in quadratic time on a line of many spaces.
-			const trail = line.length === lead ? 0 : trailingRun(line, ' ');
-			Array.from(line).forEach((char, index) => {
-				const code = char.codePointAt(0) ?? 0;
-				if (char === '\t') push(mark('tab'));
-				else if (char === ' ' && (index < lead || index >= line.length - trail))
-					push(mark('space'));
-				else if (code < 0x20 || code === 0x7f || INVISIBLE.test(char)) {
-					const hex = code.toString(16).toUpperCase().padStart(4, '0');
-					push({ kind: 'control', shown: `<U+${hex}>`, label: `invisible character U+${hex}` });
-				} else push({ kind: 'text', shown: char });
-			});
-		}
+	for (let start = 0; ;) {
+		let end = start;
+		while (end < text.length && text.charAt(end) !== '\n' && text.charAt(end) !== '\r') end++;
+		markLine(text, start, end, segments);
+		if (end === text.length) return segments;
+		segments.push(mark(text.charAt(end) === '\n' ? 'lf' : 'cr'));
+		start = end + 1;
 	}
-	return segments;
 }
 
 /** The same marks as plain text, for copying and for tests. */
