@@ -18,6 +18,14 @@ const SYMBOLS: Record<Exclude<SegmentKind, 'text' | 'control'>, [string, string]
 // No-break and zero-width spaces look like nothing, or like a plain space, yet change the bytes.
 const INVISIBLE = /[\u00a0\u200b-\u200d\u2060\ufeff]/;
 
+/**
+ * Half of a UTF-16 pair without its other half: a paste or a link can hold one, no text encoding
+ * can (UTF-8 writes U+FFFD instead), and a browser draws it as U+FFFD or as nothing.
+ */
+function isLoneSurrogate(code: number): boolean {
+	return code >= 0xd800 && code <= 0xdfff;
+}
+
 function mark(kind: keyof typeof SYMBOLS): Segment {
 	const [shown, label] = SYMBOLS[kind];
 	return { kind, shown, label };
@@ -45,7 +53,7 @@ export function visibleSegments(text: string): Segment[] {
 				if (char === '\t') push(mark('tab'));
 				else if (char === ' ' && (index < lead || index >= line.length - trail))
 					push(mark('space'));
-				else if (code < 0x20 || code === 0x7f || INVISIBLE.test(char)) {
+				else if (code < 0x20 || code === 0x7f || INVISIBLE.test(char) || isLoneSurrogate(code)) {
 					const hex = code.toString(16).toUpperCase().padStart(4, '0');
 					push({ kind: 'control', shown: `<U+${hex}>`, label: `invisible character U+${hex}` });
 				} else push({ kind: 'text', shown: char });
