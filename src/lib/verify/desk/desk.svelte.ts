@@ -24,7 +24,6 @@ import { LOGGED_BASE_STRING_MAX_CHARS, MAC_KEY_MAX_CHARS } from '../../read/inpu
 import { expectedInputOf, firstToOpen, listedVerdicts, type ListedVerdict } from './request-list';
 import { encodeShareState, type ShareLinkReading, type ShareState } from '../case/share-state';
 import { PasteReader } from '../reading/paste-reader.svelte';
-import type { LinkOpening } from '../reading/read-paste';
 
 /** The deployments this build knows (vite.config.ts), for the "other deployment's host" diagnosis. */
 const DEPLOYMENT_HOSTS = hostsOf(Object.values(BASE_URLS));
@@ -79,6 +78,7 @@ export class VerifyDesk {
 	}
 	set signedRequest(text: string) {
 		this.#signedRequest = text;
+		this.linkProblem = null;
 		this.reader.read(text);
 	}
 	macKey = $state('');
@@ -315,17 +315,17 @@ export class VerifyDesk {
 	linkLength = $state(0);
 
 	/**
-	 * Fills the page from a share link's fragment: decoded, and the paste it carries read, at once
-	 * or in the worker when large. A fragment already loaded in this tab is not loaded again (coming
-	 * back to the page must not undo edits), and what it replaces is kept to put back. The mac_key
-	 * typed stays: a link never carries one.
+	 * Fills the page from a share link's fragment, decoded at once or in the reading worker when
+	 * large; its paste is then read as any other. A fragment already loaded in this tab is not
+	 * loaded again (coming back to the page must not undo edits), and what it replaces is kept to
+	 * put back. The mac_key typed stays: a link never carries one.
 	 */
 	loadFragment(fragment: string): void {
 		if (fragment === this.#loadedFragment) return;
-		this.reader.open(fragment, (opening) => this.#opened(fragment, opening));
+		this.reader.open(fragment, (link) => this.#opened(fragment, link));
 	}
 
-	#opened(fragment: string, { link, reading }: LinkOpening): void {
+	#opened(fragment: string, link: ShareLinkReading): void {
 		this.#loadedFragment = fragment;
 		if (link.kind === 'not-a-link') return;
 		if (link.kind !== 'state') {
@@ -334,8 +334,6 @@ export class VerifyDesk {
 			return;
 		}
 		const state: ShareState = link.state;
-		// Read with the link: the box's reader takes that reading instead of reading the text again.
-		this.reader.adopt(state.signedRequest, reading);
 		this.#replace(
 			{
 				signedRequest: state.signedRequest,

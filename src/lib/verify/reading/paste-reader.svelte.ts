@@ -5,7 +5,8 @@
 import type { Text } from '$lib/i18n/text';
 import { OFF_MAIN_THREAD_CHARS, pasteTooLarge } from '../../read/input-limits';
 import { runJob, type JobMessage, type ReadJob, type ResultMessage } from './protocol';
-import type { LinkOpening, PasteReading } from './read-paste';
+import type { ShareLinkReading } from '../case/share-state';
+import type { PasteReading } from './read-paste';
 import { fromWire } from './wire';
 
 export type ReadStatus = 'idle' | 'reading' | 'done' | 'cancelled';
@@ -21,7 +22,7 @@ const startReadingWorker: StartWorker =
 interface Pending {
 	id: number;
 	job: ReadJob;
-	apply: (result: PasteReading | LinkOpening) => void;
+	apply: (result: PasteReading | ShareLinkReading) => void;
 }
 
 export class PasteReader {
@@ -62,21 +63,13 @@ export class PasteReader {
 	}
 
 	/**
-	 * Opens a share link's fragment, and reads the paste it carries in the same job; `opened` gets
-	 * both, and the paste's reading stands for that text (see adopt).
+	 * Opens (decodes) a share link's fragment; `opened` gets what it holds, and puts its paste in
+	 * the box, which reads it as any paste (so a Cancel then keeps it there).
 	 */
-	open(fragment: string, opened: (opening: LinkOpening) => void): void {
+	open(fragment: string, opened: (link: ShareLinkReading) => void): void {
 		this.#begin('link');
 		this.#text = '';
-		this.#run({ kind: 'link', fragment }, (result) => opened(result as LinkOpening));
-	}
-
-	/** Takes `reading` as the paste's reading of `text`, read already (with a link it carried). */
-	adopt(text: string, reading: PasteReading | null): void {
-		this.#begin('paste');
-		this.#text = text;
-		this.result = reading;
-		this.status = reading ? 'done' : 'idle';
+		this.#run({ kind: 'link', fragment }, (result) => opened(result as ShareLinkReading));
 	}
 
 	/** Stops the job under way: the worker is ended, and what was pasted stays where it is. */
@@ -147,7 +140,7 @@ export class PasteReader {
 		return this.#worker;
 	}
 
-	/** Marks the job done, then applies its result (which may start another: adopt, read). */
+	/** Marks the job done, then applies its result (which may start another: the paste a link carries). */
 	#finish(complete: () => void): void {
 		this.status = 'done';
 		try {

@@ -1,12 +1,10 @@
 // What the page and the reading worker say to each other, and the work itself: one function the
 // worker runs on each job, and the page runs at once on a small one.
-import { openShareLink, readPaste, type LinkOpening, type PasteReading } from './read-paste';
+import { readShareLink, type ShareLinkReading } from '../case/share-state';
+import { readPaste, type PasteReading } from './read-paste';
 
-/** A paste to read, or a share link's fragment to open (and the paste it carries to read). */
+/** A paste to read, or a share link's fragment to open (decode): its paste is then read as a paste. */
 export type ReadJob = { kind: 'paste'; text: string } | { kind: 'link'; fragment: string };
-
-/** What a job gives: a paste's reading, or a link's opening. */
-export type JobResult<J extends ReadJob> = J extends { kind: 'paste' } ? PasteReading : LinkOpening;
 
 /** To the worker: a job, numbered so that the answer to a job another replaced is told apart. */
 export interface JobMessage {
@@ -22,6 +20,6 @@ export interface JobMessage {
 export type ResultMessage = { id: number; result: unknown } | { id: number; failed: string };
 
 /** Runs a job. */
-export function runJob(job: ReadJob): PasteReading | LinkOpening {
-	return job.kind === 'paste' ? readPaste(job.text) : openShareLink(job.fragment);
+export function runJob(job: ReadJob): PasteReading | ShareLinkReading {
+	return job.kind === 'paste' ? readPaste(job.text) : readShareLink(job.fragment);
 }

@@ -2,6 +2,7 @@
 // requests it lists, the one request it is, its Authorization header as written, and what a share
 // link carries of it. Pure and synchronous: the page runs it at once on a small paste and in the
 // reading worker (reading.worker.ts) on a large one; what it returns crosses to the page by wire.ts.
+// A share link is opened (decoded) the same way, then its paste is read as any other.
 import { attempt, type Outcome } from '$lib/mac';
 import {
 	listLogged,
@@ -11,12 +12,7 @@ import {
 	type ListedRequest,
 	type SignedRequest
 } from '../../read/parse-signed-request';
-import {
-	linkRequestOf,
-	readShareLink,
-	type LinkRequest,
-	type ShareLinkReading
-} from '../case/share-state';
+import { linkRequestOf, type LinkRequest } from '../case/share-state';
 
 export interface PasteReading {
 	/** The several signed requests of a paste (a HAR, NDJSON, log lines); null for a paste of one. */
@@ -59,17 +55,4 @@ const HEADER_START = /(?:\bauthorization[ \t]*:[ \t]*)?\bmac[ \t]/i;
 function headerTextOf(text: string): string {
 	const at = text.search(HEADER_START);
 	return at < 0 ? text : text.slice(at);
-}
-
-/** A share link's fragment read, and the paste it carries read too (one trip to the worker). */
-export interface LinkOpening {
-	link: ShareLinkReading;
-	/** The reading of the link's request, when it carries one that is not empty. */
-	reading: PasteReading | null;
-}
-
-export function openShareLink(fragment: string): LinkOpening {
-	const link = readShareLink(fragment);
-	const request = link.kind === 'state' ? link.state.signedRequest : '';
-	return { link, reading: request.trim() === '' ? null : readPaste(request) };
 }
