@@ -204,7 +204,7 @@ export function linkRequestOf(signedRequest: string, parsed?: Outcome<SignedRequ
 /**
  * The page state as a URL fragment (without "#"): versioned Base64url of JSON. Never carries the
  * mac_key, and the kid only when asked. A fragment may come out longer than SHARE_LINK_MAX_CHARS,
- * which no page opens: see shareFragmentLength.
+ * which no page opens: shareLink makes only links that open.
  */
 export function encodeShareState(
 	state: ShareState,
@@ -240,6 +240,31 @@ export function encodeShareState(
 /** Whether a page opens a link with this fragment: not past SHARE_LINK_MAX_CHARS. */
 export function fitsShareLink(fragment: string): boolean {
 	return fragment.length <= SHARE_LINK_MAX_CHARS;
+}
+
+/** A link's fragment, or the length of one no page would open. */
+export type ShareLink = { kind: 'link'; fragment: string } | { kind: 'too-long'; length: number };
+
+/**
+ * The link for the page's state, when a page would open it. Texts past SHARE_TEXT_MAX_CHARS are not
+ * encoded at all (an unreadable paste goes as it is, up to the box's megabytes, and the page
+ * encodes its link again at every keystroke in the mac_key): the length is then that of their
+ * Base64, a little less than the link's.
+ */
+export function shareLink(
+	state: ShareState,
+	options: ShareEncodeOptions,
+	link: LinkRequest
+): ShareLink {
+	const texts = [options.includeKid ? link.request : link.masked.text, state.url, state.baseString];
+	if (texts.some((text) => text.length > SHARE_TEXT_MAX_CHARS)) {
+		const chars = texts.reduce((sum, text) => sum + text.length, 0);
+		return { kind: 'too-long', length: VERSION.length + Math.ceil((chars * 4) / 3) };
+	}
+	const fragment = encodeShareState(state, options, link);
+	return fitsShareLink(fragment)
+		? { kind: 'link', fragment }
+		: { kind: 'too-long', length: fragment.length };
 }
 
 function text(value: unknown): string | null {

@@ -22,7 +22,12 @@ import type { VerifyExample } from './examples';
 import type { ListedRequest } from '../../read/parse-signed-request';
 import { LOGGED_BASE_STRING_MAX_CHARS, MAC_KEY_MAX_CHARS } from '../../read/input-limits';
 import { expectedInputOf, firstToOpen, listedVerdicts, type ListedVerdict } from './request-list';
-import { encodeShareState, type ShareLinkReading, type ShareState } from '../case/share-state';
+import {
+	shareLink,
+	type ShareLink,
+	type ShareLinkReading,
+	type ShareState
+} from '../case/share-state';
 import { PasteReader } from '../reading/paste-reader.svelte';
 
 /** The deployments this build knows (vite.config.ts), for the "other deployment's host" diagnosis. */
@@ -240,13 +245,14 @@ export class VerifyDesk {
 	);
 
 	/**
-	 * The page's state for a link: never the mac_key, the kid only when the agent chose to. Null
-	 * until the paste is read (the link carries what the reader found of it).
+	 * The page's link: never the mac_key, the kid only when the agent chose to; or how long it would
+	 * be when no page would open it. Null until the paste is read (the link carries what the reader
+	 * found of it).
 	 */
-	shareFragment(): string | null {
+	shareLink(): ShareLink | null {
 		const link = this.reader.result?.link;
 		if (!link) return null;
-		return encodeShareState(
+		return shareLink(
 			{
 				signedRequest: this.signedRequest,
 				url: this.customUrl ?? '',
