@@ -336,12 +336,12 @@ describe('parseSignedRequest on a HAR', () => {
 		expect(parseSignedRequest(text).url).toBe(URL_CN);
 	});
 
-	it('says a HAR too large to read should be sent as the one request instead', () => {
+	it('says a HAR too large to read here is a log for /triage (the paste box says it first)', () => {
 		const text = har([
 			chromeEntry(URL_CN, [{ name: 'Authorization', value: macHeader() }])
 		]).replace('"pages": []', `"pages": [${'"x",'.repeat(1_300_000)}"x"]`);
 		expect(thrownEnglish(() => parseSignedRequest(text))).toMatch(
-			/^The HAR is too large to read here \(\d+ MB, at most 5 MB\): copy the signed request alone, as cURL or fetch, from the Network panel\.$/
+			/^The paste is 5\.\d MB; the box reads up to 5 MB: use \/triage for logs\.$/
 		);
 	});
 

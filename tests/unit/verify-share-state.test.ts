@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { KID_PLACEHOLDER, decodeShareState, encodeShareState, type ShareState } from '$lib/verify';
+import {
+	KID_PLACEHOLDER,
+	decodeShareState,
+	encodeShareState,
+	linkRequestOf,
+	readShareLink,
+	shareLink,
+	type ShareState
+} from '$lib/verify';
+import { SHARE_LINK_MAX_CHARS } from '$lib/read/input-limits';
 import { parseSignedRequest } from '$lib/read';
 
 const MAC_KEY = 'SECRET-mac-key-ZZ9plural';
@@ -186,6 +195,47 @@ describe('share state', () => {
 			);
 			const decoded = decodeShareState(fragment);
 			expect(JSON.stringify(decoded)).not.toContain(macKey);
+		}
+	});
+});
+
+describe('a link at its limits', () => {
+	const texts = (request: string) => ({ ...state, signedRequest: request, options: {} });
+
+	it('says what a fragment is: a state, too long (with its length), damaged, or no link at all', () => {
+		const fragment = encodeShareState(state, { includeKid: true });
+		expect(readShareLink(`#${fragment}`)).toMatchObject({ kind: 'state' });
+		expect(readShareLink(`v1.${'A'.repeat(300_000)}`)).toEqual({
+			kind: 'too-long',
+			length: 300_003
+		});
+		expect(readShareLink(fragment.slice(0, -5))).toEqual({ kind: 'damaged' });
+		expect(readShareLink('v1.not base64!')).toEqual({ kind: 'damaged' });
+		expect(readShareLink('#top')).toEqual({ kind: 'not-a-link' });
+	});
+
+	it('makes no link a page would refuse: an unreadable paste past 100 KB is measured, not encoded', () => {
+		const unreadable = `${'log line\n'.repeat(20_000)}`;
+		const made = shareLink(texts(unreadable), {}, linkRequestOf(unreadable));
+		expect(made).toEqual({ kind: 'too-long', length: expect.any(Number) });
+		expect((made as { length: number }).length).toBeGreaterThan(SHARE_LINK_MAX_CHARS * 0.8);
+		const small = shareLink(texts(curl), {}, linkRequestOf(curl));
+		expect(small.kind).toBe('link');
+		expect(decodeShareState((small as { fragment: string }).fragment)?.url).toBe(state.url);
+	});
+
+	it('blanks the kid after a MAC header in a paste it cannot read, on its line, in any case', () => {
+		const cases: [string, string][] = [
+			[`Authorization: MAC id = "${KID}", ts="1"`, `Authorization: MAC id = "<kid>", ts="1"`],
+			[`mac ID=\\"${KID}\\",ts=`, `mac ID=\\"<kid>\\",ts=`],
+			[`MAC ${'x'.repeat(90)} id="${KID}"`, `MAC ${'x'.repeat(90)} id="${KID}"`],
+			[`MAC\nid="${KID}"`, `MAC\nid="${KID}"`],
+			[`MACid="${KID}" MAC kid="${KID}"`, `MACid="${KID}" MAC kid="${KID}"`],
+			[`MAC id=      'a', MAC id=^"b^"`, `MAC id=      '<kid>', MAC id=^"<kid>^"`]
+		];
+		for (const [pasted, shared] of cases) {
+			const payload = decodedPayload(encodeShareState(texts(pasted)));
+			expect(JSON.parse(payload).signedRequest).toBe(shared);
 		}
 	});
 });

@@ -28,6 +28,15 @@ export function withQuery(path: string, query: string): string {
 	return `${path}?${query}`;
 }
 
+/** encodeURIComponent, or null for a lone surrogate (which would throw a URIError). */
+export function safeEncode(text: string): string | null {
+	try {
+		return encodeURIComponent(text);
+	} catch {
+		return null;
+	}
+}
+
 /** decodeURIComponent, or null for a malformed escape (which would throw a URIError). */
 export function safeDecode(text: string): string | null {
 	try {

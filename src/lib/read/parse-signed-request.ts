@@ -18,6 +18,7 @@ import { parseHar, parseHarRequests } from './parse-har';
 import { looksLikePowerShell, parsePowerShell } from './powershell/parse-powershell';
 import { HEADER_LINE, REQUEST_LINE, parseRawRequest, type RawRequest } from './parse-raw-request';
 import { PasteError, fail, type HeaderField, type ParsedRequest } from './parsed-request';
+import { ONE_REQUEST_MAX_CHARS, PASTE_BOX_MAX_BYTES, pasteTooLarge } from './input-limits';
 import { httpDate, logLineTime, type SentAt } from './sent-at';
 import { sentences, type CoreError, type UrlRewrites } from '../i18n/shown-text';
 import { readLines } from './readers';
@@ -51,10 +52,10 @@ export interface SignedRequest {
 }
 
 // Far beyond any real request; keeps a pasted log file from freezing the page.
-const MAX_LENGTH = 200_000;
-// A HAR saved from devtools carries every response body of the page: megabytes are common, and
-// the HAR scanner reads 5 MB in tens of milliseconds, once per paste.
-const MAX_HAR_LENGTH = 5_000_000;
+const MAX_LENGTH = ONE_REQUEST_MAX_CHARS;
+// A HAR saved from devtools carries every response body of the page: megabytes are common. The
+// paste box's own limit, in characters (each at least one byte), so the box refuses first.
+const MAX_HAR_LENGTH = PASTE_BOX_MAX_BYTES;
 
 /** A request read from a paste of its own; a logged one is read from its line (listLogged). */
 type RequestKind = Exclude<SignedRequestKind, 'header'>;
@@ -137,14 +138,7 @@ function read(text: string): SignedRequest {
 	}
 	const isHar = looksLikeHar(text.replace(/^\s+/, ''));
 	if (text.length > (isHar ? MAX_HAR_LENGTH : MAX_LENGTH)) {
-		fail(
-			isHar
-				? t('paste_har_too_large', {
-						size: Math.ceil(text.length / 1_000_000),
-						max: MAX_HAR_LENGTH / 1_000_000
-					})
-				: t('paste_too_long')
-		);
+		fail((isHar && pasteTooLarge(text)) || t('paste_too_long'));
 	}
 	const logged = fromLogLine(text);
 	if (logged) {

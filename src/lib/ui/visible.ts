@@ -19,16 +19,27 @@ const SYMBOLS: Record<Exclude<SegmentKind, 'text' | 'control'>, [string, string]
 const INVISIBLE = new Set([0x00a0, 0x200b, 0x200c, 0x200d, 0x2060, 0xfeff]);
 const SPACE = 0x20;
 
+/**
+ * Half of a UTF-16 pair without its other half: a paste or a link can hold one, no text encoding
+ * can (UTF-8 writes U+FFFD instead), and a browser draws it as U+FFFD or as nothing.
+ */
+function isLoneSurrogate(code: number): boolean {
+	return code >= 0xd800 && code <= 0xdfff;
+}
+
 function mark(kind: keyof typeof SYMBOLS): Segment {
 	const [shown, label] = SYMBOLS[kind];
 	return { kind, shown, label };
 }
 
-/** A segment for the character of code `code` that needs a mark, or null for plain text. */
+/**
+ * A segment for the character of code `code` that needs a mark, or null for plain text. A surrogate
+ * reaches here only alone: markLine steps over whole pairs.
+ */
 function markFor(code: number, outerSpace: boolean): Segment | null {
 	if (code === 0x09) return mark('tab');
 	if (code === SPACE) return outerSpace ? mark('space') : null;
-	if (code < 0x20 || code === 0x7f || INVISIBLE.has(code)) {
+	if (code < 0x20 || code === 0x7f || INVISIBLE.has(code) || isLoneSurrogate(code)) {
 		const hex = code.toString(16).toUpperCase().padStart(4, '0');
 		return { kind: 'control', shown: `<U+${hex}>`, label: `invisible character U+${hex}` };
 	}
@@ -44,7 +55,16 @@ function markLine(text: string, start: number, end: number, segments: Segment[])
 	// Plain text between marks is one segment, cut from the text: not built a character at a time.
 	let plainFrom = start;
 	for (let index = start; index < end; index++) {
-		const segment = markFor(text.charCodeAt(index), index < leadEnd || index >= trailStart);
+		const code = text.charCodeAt(index);
+		// A whole pair (high, then low) is one character of plain text.
+		if (code >= 0xd800 && code <= 0xdbff && index + 1 < end) {
+			const next = text.charCodeAt(index + 1);
+			if (next >= 0xdc00 && next <= 0xdfff) {
+				index++;
+				continue;
+			}
+		}
+		const segment = markFor(code, index < leadEnd || index >= trailStart);
 		if (segment === null) continue;
 		if (index > plainFrom) segments.push({ kind: 'text', shown: text.slice(plainFrom, index) });
 		segments.push(segment);

@@ -12,8 +12,14 @@ export {
 	KID_PLACEHOLDER,
 	decodeShareState,
 	encodeShareState,
+	linkRequestOf,
+	readShareLink,
 	requestForLink,
+	shareLink,
+	type LinkRequest,
 	type ShareEncodeOptions,
+	type ShareLink,
+	type ShareLinkReading,
 	type ShareOption,
 	type ShareState
 } from './case/share-state';

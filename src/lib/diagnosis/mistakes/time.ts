@@ -1,7 +1,7 @@
 // Mistakes in the ts and nonce lines: padding, milliseconds, a second off, and a nonce changed on
 // its way into the base string.
 import { text, type Text } from '$lib/i18n/text';
-import { safeDecode } from '../query-rewrites';
+import { safeDecode, safeEncode } from '../query-rewrites';
 import type { CatalogueEntry } from './entry';
 
 /** ±1 second, keeping the header's width so that a padded ts stays padded. */
@@ -131,7 +131,7 @@ export const TIME_MISTAKES = [
 		fix: text('diagnosis_fix_nonce_url_encoded'),
 		variants: (inputs) => {
 			const options: [string | null, Text][] = [
-				[encodeURIComponent(inputs.nonce), text('diagnosis_how_url_encoded')],
+				[safeEncode(inputs.nonce), text('diagnosis_how_url_encoded')],
 				[safeDecode(inputs.nonce), text('diagnosis_how_url_decoded')],
 				[inputs.nonce.replace(/\+/g, ' '), text('diagnosis_how_form_decoded')]
 			];

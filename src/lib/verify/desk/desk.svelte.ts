@@ -5,32 +5,36 @@ import {
 	attempt,
 	baseString,
 	baseStringLines,
+	hmac,
 	requestTarget,
-	type MacInputError,
-	type Outcome
+	type MacInputError
 } from '$lib/mac';
+import { text } from '$lib/i18n/text';
 import { LiveClock } from '$lib/ui/live-clock.svelte';
 import { Settled } from '$lib/ui/settled.svelte';
 import { clockCheck } from '../../diagnosis/clock-check';
 import { diffLoggedBaseString } from '../../diagnosis/base-string-diff';
-import { diagnose } from '../../diagnosis/diagnose';
+import { diagnose, type DiagnoseInput } from '../../diagnosis/diagnose';
 import type { Diagnosis } from '../../diagnosis/verdict';
 import { likelyClient, type LikelyClient } from '../../diagnosis/likely-client';
 import { BASE_URLS, hostsOf } from '$lib/account-api/deployments';
 import type { VerifyExample } from './examples';
-import {
-	listLogged,
-	loggedSingle,
-	parseSignedRequest,
-	parseSignedRequests,
-	type ListedRequest,
-	type SignedRequest
-} from '../../read/parse-signed-request';
+import type { ListedRequest } from '../../read/parse-signed-request';
+import { LOGGED_BASE_STRING_MAX_CHARS, MAC_KEY_MAX_CHARS } from '../../read/input-limits';
 import { expectedInputOf, firstToOpen, listedVerdicts, type ListedVerdict } from './request-list';
-import { decodeShareState, encodeShareState } from '../case/share-state';
+import {
+	shareLink,
+	type ShareLink,
+	type ShareLinkReading,
+	type ShareState
+} from '../case/share-state';
+import { PasteReader } from '../reading/paste-reader.svelte';
 
 /** The deployments this build knows (vite.config.ts), for the "other deployment's host" diagnosis. */
 const DEPLOYMENT_HOSTS = hostsOf(Object.values(BASE_URLS));
+
+/** The diagnosis the desk shows; `stopped` when it could not run and the verdict stands alone. */
+export type DeskDiagnosis = Diagnosis & { stopped?: true };
 
 /** What the agent typed or pasted: everything an example replaces. */
 interface DeskInputs {
@@ -65,11 +69,23 @@ function isEmpty(inputs: DeskInputs): boolean {
 }
 
 /**
- * The support desk's state: what the agent pasted and typed is state; the parse, the expected base
- * string, the verdict and the diagnosis are derived from it.
+ * The support desk's state: what the agent pasted and typed is state; the paste is read by its
+ * reader (at once, or in a worker when large); the expected base string, the verdict and the
+ * diagnosis are derived from what it read.
  */
 export class VerifyDesk {
-	signedRequest = $state('');
+	/** Reads the paste box: its status, Cancel, and the reading the rest of the desk derives from. */
+	readonly reader = new PasteReader();
+	#signedRequest = $state('');
+	/** What the agent pasted: every change is read (a newer paste supersedes the one being read). */
+	get signedRequest(): string {
+		return this.#signedRequest;
+	}
+	set signedRequest(text: string) {
+		this.#signedRequest = text;
+		this.linkProblem = null;
+		this.reader.read(text);
+	}
 	macKey = $state('');
 	/** A URL the agent typed; null while the URL comes from the paste. */
 	customUrl = $state<string | null>(null);
@@ -101,14 +117,11 @@ export class VerifyDesk {
 	#clock = new LiveClock(1000);
 
 	/** The several signed requests of a paste (a HAR, NDJSON, log lines), and how they are numbered. */
-	readonly #listing = $derived.by(() => {
-		const text = this.signedRequest;
-		if (text.trim() === '') return null;
-		const entries = parseSignedRequests(text);
-		if (entries) return { requests: entries, byLine: false };
-		const lines = listLogged(text);
-		return lines ? { requests: lines, byLine: true } : null;
-	});
+	readonly #listing = $derived(this.reader.result?.listing ?? null);
+	/** A mac_key past MAC_KEY_MAX_CHARS is not signed with: the field says why. */
+	readonly macKeyTooLong = $derived(this.macKey.length > MAC_KEY_MAX_CHARS);
+	/** The mac_key the desk signs with: empty while the one typed is past its limit. */
+	readonly #key = $derived(this.macKeyTooLong ? '' : this.macKey);
 	/** Every signed request of a paste that holds several; null for a paste of one. */
 	readonly requests = $derived(this.#listing?.requests ?? null);
 	/** Whether the listed requests are numbered by line (NDJSON, log lines), not by HAR entry. */
@@ -116,7 +129,7 @@ export class VerifyDesk {
 	readonly #listed = $derived.by(() => {
 		const requests = this.requests;
 		return requests
-			? listedVerdicts(requests, this.macKey).then((verdicts) => ({ requests, verdicts }))
+			? listedVerdicts(requests, this.#key).then((verdicts) => ({ requests, verdicts }))
 			: Promise.resolve(null);
 	});
 	readonly #settledListed = new Settled(() => this.#listed);
@@ -145,18 +158,8 @@ export class VerifyDesk {
 	}
 
 	readonly parsed = $derived(
-		this.opened
-			? this.opened.parsed
-			: this.signedRequest.trim() === ''
-				? null
-				: this.#readOne(this.signedRequest)
+		this.opened ? this.opened.parsed : (this.reader.result?.single ?? null)
 	);
-
-	/** One pasted request: by the paste readers, else as one NDJSON or log line. */
-	#readOne(text: string): Outcome<SignedRequest> {
-		const read = attempt(() => parseSignedRequest(text));
-		return read.ok ? read : (loggedSingle(text) ?? read);
-	}
 	readonly request = $derived(this.parsed?.ok ? this.parsed.value : null);
 	readonly url = $derived(this.customUrl ?? this.request?.url ?? '');
 	/** curl and raw requests send the URI as written, a browser as its URL parser writes it. */
@@ -181,32 +184,29 @@ export class VerifyDesk {
 
 	readonly #settledDiagnosis = new Settled(() => this.diagnosis);
 	/** The diagnosis once computed; the last one while a newer one is computed. */
-	get settledDiagnosis(): Diagnosis | null | undefined {
+	get settledDiagnosis(): DeskDiagnosis | null | undefined {
 		return this.#settledDiagnosis.current;
 	}
-	readonly diagnosis: Promise<Diagnosis | null> = $derived(
-		this.request && this.target?.ok && this.macKey !== ''
-			? diagnose({
-					authorization: this.request.authorization,
-					method: this.method,
-					url: this.url,
-					uriForm: this.uriForm,
-					macKey: this.macKey,
-					knownHosts: DEPLOYMENT_HOSTS
-				})
+	readonly diagnosis: Promise<DeskDiagnosis | null> = $derived(
+		this.request && this.target?.ok && this.#key !== ''
+			? diagnoseOrVerdict(
+					{
+						authorization: this.request.authorization,
+						method: this.method,
+						url: this.url,
+						uriForm: this.uriForm,
+						macKey: this.#key,
+						knownHosts: DEPLOYMENT_HOSTS
+					},
+					this.expectedBase
+				)
 			: Promise.resolve(null)
 	);
 
 	/** The Authorization header as the paste writes it: its parts' separator is part of its shape. */
-	readonly #authorizationText = $derived.by(() => {
-		const request = this.request;
-		if (!request) return '';
-		if (request.authorizationValue !== undefined) return request.authorizationValue;
-		// A header pasted alone, perhaps after a log line's time.
-		const text = this.signedRequest;
-		const at = text.search(/(?:\bauthorization[ \t]*:[ \t]*)?\bmac[ \t]/i);
-		return at < 0 ? text : text.slice(at);
-	});
+	readonly #authorizationText = $derived(
+		this.request?.authorizationValue ?? this.reader.result?.headerText ?? ''
+	);
 
 	/**
 	 * Which of the vendor's clients most likely made the request: from its shape, and from the
@@ -226,8 +226,11 @@ export class VerifyDesk {
 		});
 	});
 
+	/** A logged base string past LOGGED_BASE_STRING_MAX_CHARS is not compared: the field says why. */
+	readonly customerBaseTooLong = $derived(this.customerBase.length > LOGGED_BASE_STRING_MAX_CHARS);
+
 	readonly diff = $derived(
-		this.customerBase === '' || this.expectedBase === ''
+		this.customerBase === '' || this.expectedBase === '' || this.customerBaseTooLong
 			? null
 			: diffLoggedBaseString(this.expectedBase, this.customerBase, this.unescapeCustomerBase)
 	);
@@ -241,16 +244,23 @@ export class VerifyDesk {
 			: null
 	);
 
-	/** The page's state for a link: never the mac_key, the kid only when the agent chose to. */
-	shareFragment(): string {
-		return encodeShareState(
+	/**
+	 * The page's link: never the mac_key, the kid only when the agent chose to; or how long it would
+	 * be when no page would open it. Null until the paste is read (the link carries what the reader
+	 * found of it).
+	 */
+	shareLink(): ShareLink | null {
+		const link = this.reader.result?.link;
+		if (!link) return null;
+		return shareLink(
 			{
 				signedRequest: this.signedRequest,
 				url: this.customUrl ?? '',
 				baseString: this.customerBase,
 				options: this.unescapeCustomerBase === null ? {} : { unescape: this.unescapeCustomerBase }
 			},
-			{ includeKid: this.revealKid, macKey: this.macKey }
+			{ includeKid: this.revealKid, macKey: this.macKey },
+			link
 		);
 	}
 
@@ -305,17 +315,31 @@ export class VerifyDesk {
 	}
 
 	#loadedFragment: string | null = null;
+	/** What was wrong with the share link opened, said at the paste box; null once the box is used. */
+	linkProblem = $state<Exclude<ShareLinkReading['kind'], 'state' | 'not-a-link'> | null>(null);
+	/** The length of a link too long to open, for its message. */
+	linkLength = $state(0);
 
 	/**
-	 * Fills the page from a share link's fragment; false when it is not one. A fragment already
-	 * loaded in this tab is not loaded again (coming back to the page must not undo edits), and
-	 * what it replaces is kept to put back. The mac_key typed stays: a link never carries one.
+	 * Fills the page from a share link's fragment, decoded at once or in the reading worker when
+	 * large; its paste is then read as any other. A fragment already loaded in this tab is not
+	 * loaded again (coming back to the page must not undo edits), and what it replaces is kept to
+	 * put back. The mac_key typed stays: a link never carries one.
 	 */
-	loadFragment(fragment: string): boolean {
-		const state = decodeShareState(fragment.replace(/^#/, ''));
-		if (!state) return false;
-		if (fragment === this.#loadedFragment) return true;
+	loadFragment(fragment: string): void {
+		if (fragment === this.#loadedFragment) return;
+		this.reader.open(fragment, (link) => this.#opened(fragment, link));
+	}
+
+	#opened(fragment: string, link: ShareLinkReading): void {
 		this.#loadedFragment = fragment;
+		if (link.kind === 'not-a-link') return;
+		if (link.kind !== 'state') {
+			this.linkProblem = link.kind;
+			this.linkLength = link.kind === 'too-long' ? link.length : 0;
+			return;
+		}
+		const state: ShareState = link.state;
 		this.#replace(
 			{
 				signedRequest: state.signedRequest,
@@ -327,7 +351,35 @@ export class VerifyDesk {
 			},
 			null
 		);
-		return true;
+	}
+}
+
+/**
+ * The diagnosis, or when it fails (a defect of the catalogue on input nobody foresaw) the verdict
+ * alone, signed the correct way over `expectedBase`: the page shows a verdict, never an error.
+ */
+async function diagnoseOrVerdict(
+	input: DiagnoseInput,
+	expectedBase: string
+): Promise<DeskDiagnosis> {
+	try {
+		return await diagnose(input);
+	} catch {
+		const expectedMac = (await hmac(input.macKey, expectedBase)).base64;
+		const customerMac = input.authorization.mac.trim();
+		const match = expectedMac === customerMac;
+		return {
+			verdict: match ? 'match' : 'unexplained',
+			match,
+			expectedMac,
+			expectedBaseString: expectedBase,
+			customerMac,
+			explanations: [],
+			keyOrUnseenInputs: !match,
+			message: text(match ? 'diagnosis_verdict_match' : 'limits_diagnosis_stopped'),
+			variantsTried: 1,
+			stopped: true
+		};
 	}
 }
 
