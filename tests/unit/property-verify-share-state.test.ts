@@ -127,7 +127,9 @@ function texts(state: ShareState): string[] {
 
 const SECRET = /mac.?key|secret|password/i;
 
-describe('share links (property)', () => {
+// Hundreds of generated inputs, some of 250 kB: on a busy 2-core machine they pass the default 5 s.
+// The limit only stops a hang; speed and linearity are the bench's (npm run bench).
+describe('share links (property)', { timeout: 60_000 }, () => {
 	it('decodeShareState gives null or a well-formed state, without touching any prototype', () => {
 		const prototypeKeys = Object.getOwnPropertyNames(Object.prototype).length;
 		fc.assert(
@@ -291,7 +293,9 @@ describe('share links (property)', () => {
 	});
 });
 
-describe('huge input (property)', () => {
+// Hundreds of generated inputs, some of 250 kB: on a busy 2-core machine they pass the default 5 s.
+// The limit only stops a hang; speed and linearity are the bench's (npm run bench).
+describe('huge input (property)', { timeout: 60_000 }, () => {
 	it('decodeShareState answers quickly on 50-250 kB', () => {
 		fc.assert(
 			fc.property(

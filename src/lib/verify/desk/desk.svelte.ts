@@ -378,6 +378,7 @@ async function diagnoseOrVerdict(
 			keyOrUnseenInputs: !match,
 			message: text(match ? 'diagnosis_verdict_match' : 'limits_diagnosis_stopped'),
 			variantsTried: 1,
+			work: 0,
 			stopped: true
 		};
 	}
