@@ -1,6 +1,7 @@
 // `npm run bench`: builds the site and prints its figures beside their targets.
 // A benchmark, not a test: it exits 0 when a target is missed, and non-zero only when it could not
-// measure. Everything runs on 127.0.0.1, in temporary directories that it removes at the end.
+// measure, or when a reader is not linear (section 8). Everything runs on 127.0.0.1, in temporary
+// directories that it removes at the end.
 //
 //   1. builds a snapshot of the working tree (BASE_PATH unset, source maps written beside the files
 //      but not named in them) and a bare SvelteKit page;
@@ -14,11 +15,17 @@
 //      (the floor) and through the relay, in alternating rounds, with the relay's RSS;
 //   7. triage (tests/bench/triage.js): a generated 100,000-request log, the reference script, the
 //      engine under Node, diagnosis per mismatch, HMAC per signature, peak heap on a 200 MB log;
-//   8. a Markdown table of all figures with their targets.
+//   8. linearity (tests/bench/linearity.js): each reader of outside input on its worst shape at n
+//      and 16n characters, and the ratio of the two times;
+//   9. a Markdown table of all figures with their targets.
 //
 // `npm run bench -- --relay` runs the relay section alone (no build, no browser); `-- --triage`
 // builds the site and runs the triage section alone, the page's figures included; `-- --weight`
-// builds the playground and the bare page and runs the weight section alone.
+// builds the playground and the bare page and runs the weight section alone; `-- --linearity`
+// runs the linearity section alone (no build, no browser).
+//
+// The linearity section is the one target that fails the bench: a ratio over 32 means a reader is
+// not linear (issue 23), and the bench then exits 1 after printing everything.
 import { createHmac } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -37,6 +44,7 @@ import {
 } from './measure.js';
 import { breakdown, totalsBySource } from './breakdown.js';
 import { bundleVerify, snapshotProject, viteBuild, writeBareProject } from './projects.js';
+import { linearitySection } from './linearity.js';
 import { relayLoad } from './relay.js';
 import { triageSection } from './triage.js';
 import { pageTriageAt } from './triage-page.js';
@@ -322,10 +330,27 @@ async function relaySection() {
 	];
 }
 
+/** Set when a reader's ratio is over the limit: the bench then exits 1. */
+let notLinear = false;
+
+/**
+ * Section 8: the linearity of the readers, and its summary rows.
+ * @returns {Promise<[string, string, string, boolean | null][]>}
+ */
+async function linearityRows() {
+	const { rows, linear } = await linearitySection({ log });
+	notLinear = !linear;
+	return rows;
+}
+
 async function main() {
 	log(`MAC token playground benchmark (${new Date().toISOString()}, Node ${process.version})`);
 	if (process.argv.includes('--relay')) {
 		printSummary(await relaySection());
+		return;
+	}
+	if (process.argv.includes('--linearity')) {
+		printSummary(await linearityRows());
 		return;
 	}
 	if (CHROMIUM_PATH === undefined) throw new Error('No Chromium: set CHROMIUM_PATH.');
@@ -444,7 +469,10 @@ async function main() {
 		pageTriage: pageTriageAt(siteServer.origin, CHROMIUM_PATH)
 	});
 
-	// 8. Summary.
+	// 8. Linearity.
+	const linearity = await linearityRows();
+
+	// 9. Summary.
 	/** @type {[string, string, string, boolean | null][]} */
 	const rows = [
 		...weightRows,
@@ -478,7 +506,8 @@ async function main() {
 			return row;
 		}),
 		...relayRows,
-		...triageRows
+		...triageRows,
+		...linearity
 	];
 	printSummary(rows);
 }
@@ -490,6 +519,10 @@ try {
 	log(
 		`\nThe benchmark took ${((performance.now() - started) / 1000).toFixed(1)} s, clean-up included.`
 	);
+	if (notLinear) {
+		console.error('A reader is not linear: a linearity ratio is over its limit (see above).');
+		process.exitCode = 1;
+	}
 } catch (error) {
 	console.error(
 		`\nThe benchmark failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`

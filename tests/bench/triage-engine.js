@@ -7,20 +7,7 @@
 import { createHmac } from 'node:crypto';
 import { createReadStream, readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
-import { runnerImport } from 'vite';
-
-const LIB = fileURLToPath(new URL('../../src/lib/', import.meta.url));
-
-/** @param {string} path relative to src/lib */
-async function load(path) {
-	const { module } = await runnerImport(`${LIB}${path}`, {
-		configFile: false,
-		logLevel: 'silent',
-		resolve: { alias: { $lib: LIB.replace(/\/$/, '') } }
-	});
-	return module;
-}
+import { loadLib as load } from './load-lib.js';
 
 /** @param {string} path */
 function fileStream(path) {
