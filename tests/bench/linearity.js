@@ -31,6 +31,8 @@ const RUNS = 5;
 /** A 16n run is stopped past this many times t(n), or past STOP_FLOOR_MS if that is more. */
 const STOP_AFTER = 64;
 const STOP_FLOOR_MS = 10_000;
+/** The run at n, warm-up included, is stopped past this: a reader that slow on n is not linear. */
+const SMALL_STOP_MS = 30_000;
 const YOUNG_GENERATION_MB = 512;
 
 const HEADER = 'MAC id="kid-1",ts="1700000000",nonce="bm9uY2Ux",mac="bWFj"';
@@ -227,9 +229,10 @@ export const READERS = [
 ];
 
 /**
- * @typedef {{ reader: string, shape: string, n: number, small: number, big: number | null, stoppedAfter: number | null, reps: number }} Figure
+ * @typedef {{ reader: string, shape: string, n: number, small: number | null, big: number | null, stoppedAfter: number | null, reps: number }} Figure
  *   CPU ms per call (each run timed `reps` calls); `big` null when a 16n run was stopped after
- *   `stoppedAfter` ms (per call)
+ *   `stoppedAfter` ms (per call); `small` null too when the run at n was stopped, after
+ *   `stoppedAfter` ms (warm-up included)
  */
 
 // ---- In the worker -----------------------------------------------------------------------------
@@ -326,7 +329,7 @@ function startWorker() {
  * @param {Worker} thread
  * @param {number} index
  * @param {number} runs
- * @returns {Promise<{ small: number, big: number | null, stoppedAfter: number | null, reps: number }>}
+ * @returns {Promise<{ small: number | null, big: number | null, stoppedAfter: number | null, reps: number }>}
  */
 function measure(thread, index, runs) {
 	return new Promise((resolve, reject) => {
@@ -344,6 +347,7 @@ function measure(thread, index, runs) {
 			/** @type {{ kind: string, ms?: number, small?: number, big?: number, reps?: number }} */ message
 		) => {
 			if (message.kind === 'small') {
+				clearTimeout(timer);
 				smallRun = message.ms ?? 0;
 				reps = message.reps ?? 1;
 			} else if (message.kind === 'run') {
@@ -369,6 +373,10 @@ function measure(thread, index, runs) {
 		thread.on('message', onMessage);
 		thread.on('error', reject);
 		thread.postMessage({ index, runs });
+		timer = setTimeout(
+			() => finish(() => resolve({ small: null, big: null, stoppedAfter: SMALL_STOP_MS, reps: 1 })),
+			SMALL_STOP_MS
+		);
 	});
 }
 
@@ -378,9 +386,16 @@ const ms = (ms) =>
 
 /** @param {Figure} figure */
 export function ratioOf(figure) {
+	if (figure.small === null) return Infinity;
 	return figure.big === null
 		? (figure.stoppedAfter ?? 0) / Math.max(figure.small, 0.001)
 		: figure.big / Math.max(figure.small, 0.001);
+}
+
+/** @param {Figure} figure */
+function shownRatio(figure) {
+	if (figure.small === null) return 'stopped at n';
+	return `${figure.big === null ? '> ' : ''}${ratioOf(figure).toFixed(1)}`;
 }
 
 /**
@@ -413,10 +428,11 @@ export async function linearitySection(options = {}) {
 		const figure = { reader: reader.reader, shape: reader.shape, n: reader.n, ...result };
 		figures.push(figure);
 		const ratio = ratioOf(figure);
-		const big = figure.big === null ? `> ${ms(figure.stoppedAfter ?? 0)}` : ms(figure.big);
-		const shown = `${figure.big === null ? '> ' : ''}${ratio.toFixed(1)}`;
+		const stopped = `> ${ms(figure.stoppedAfter ?? 0)}`;
+		const small = figure.small === null ? stopped : ms(figure.small);
+		const big = figure.small === null ? '' : figure.big === null ? stopped : ms(figure.big);
 		log(
-			`${reader.reader.padEnd(64)} ${reader.shape.padEnd(42)} ${String(reader.n).padStart(7)} ${ms(figure.small).padStart(10)} ${big.padStart(11)} ${shown.padStart(7)}${ratio > LINEARITY_LIMIT ? '  OVER' : ''}`
+			`${reader.reader.padEnd(64)} ${reader.shape.padEnd(42)} ${String(reader.n).padStart(7)} ${small.padStart(10)} ${big.padStart(11)} ${shownRatio(figure).padStart(7)}${ratio > LINEARITY_LIMIT ? '  OVER' : ''}`
 		);
 	}
 	const over = figures.filter((figure) => ratioOf(figure) > LINEARITY_LIMIT);
@@ -428,7 +444,7 @@ export async function linearitySection(options = {}) {
 	/** @type {[string, string, string, boolean | null][]} */
 	const rows = figures.map((figure) => [
 		`Linearity, ${figure.reader}: ${figure.shape}, t(16n) / t(n) at n = ${figure.n}`,
-		`${figure.big === null ? '> ' : ''}${ratioOf(figure).toFixed(1)}`,
+		shownRatio(figure),
 		`≤ ${LINEARITY_LIMIT}`,
 		ratioOf(figure) <= LINEARITY_LIMIT
 	]);
