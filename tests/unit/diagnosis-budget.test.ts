@@ -7,7 +7,17 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DIAGNOSIS_BUDGET, DIAGNOSIS_STOPPED, diagnose, type Diagnosis } from '$lib/diagnosis';
+import fc from 'fast-check';
+import {
+	DIAGNOSIS_BUDGET,
+	DIAGNOSIS_STOPPED,
+	MISTAKES,
+	diagnose,
+	type Diagnosis,
+	type SigningInputs
+} from '$lib/diagnosis';
+import { signingInputsOf } from '$lib/diagnosis/diagnose';
+import { SLOT_FIELDS } from '$lib/diagnosis/mistakes/entry';
 import { hmac, parseAuthorization } from '$lib/mac';
 import { syncDigests } from '$lib/triage/hmac';
 import { diagnoseMistake } from '$lib/triage/verify';
@@ -198,5 +208,79 @@ describe('the requests real clients send', () => {
 		});
 		expect(diagnosis.verdict).toBe('unexplained');
 		expect(diagnosis.work).toBeLessThan(DIAGNOSIS_BUDGET);
+	});
+});
+
+describe('what the catalogue declares', () => {
+	/** A request of odd shapes: hosts, ports, paths and queries each mistake has something to do with. */
+	const request = fc.record({
+		scheme: fc.constantFrom('https', 'http'),
+		host: fc.constantFrom(
+			'open.tapapis.cn',
+			'OPEN.tapapis.com',
+			'openapi.taptap.com',
+			'example.com'
+		),
+		port: fc.constantFrom('', ':443', ':8443', ':80'),
+		path: fc.constantFrom('', '/', '/a/b', '/a/b/', '/a;p=1/b', '/a/./b', '/account/profile/v1'),
+		query: fc.constantFrom(
+			'',
+			'?',
+			'?q=1',
+			'?b=2&a=1',
+			"?s=it's",
+			'?x=a%20b+c',
+			'?t=%7E&u=%e5%b0%8f',
+			'?h=open.tapapis.cn',
+			'?k'
+		),
+		key: fc.constantFrom(KEY, ' key ', 'a2V5', 'clé-密钥', 'k😀', 'kid-1'),
+		nonce: fc.constantFrom(NONCE, ' n ', 'a+b%2F', 'x y'),
+		ts: fc.constantFrom(TS, '0170000000', '1700000000123', 'abc'),
+		method: fc.constantFrom('GET', 'get', 'POST'),
+		ext: fc.constantFrom('', 'e'),
+		uriForm: fc.constantFrom('browser', 'as-written')
+	});
+
+	/** The fields whose values differ (by identity), with the values of `inputs`. */
+	const changesOf = (inputs: SigningInputs, from: SigningInputs) =>
+		Object.fromEntries(
+			(Object.keys(from) as (keyof SigningInputs)[])
+				.filter((field) => inputs[field] !== from[field])
+				.map((field) => [field, inputs[field]])
+		);
+
+	// The search applies a second mistake's changes to the first half of a pair without asking it
+	// again wherever the first left the fields the second reads or changes (SLOT_FIELDS) as they were.
+	it('a mistake makes the same changes, titled the same, wherever the fields of its slot are the same', () => {
+		fc.assert(
+			fc.property(request, (r) => {
+				const { correct, context } = signingInputsOf({
+					authorization: { id: 'kid-1', ts: r.ts, nonce: r.nonce, mac: 'x', ext: r.ext },
+					method: r.method,
+					url: `${r.scheme}://${r.host}${r.port}${r.path}${r.query}`,
+					uriForm: r.uriForm as 'browser' | 'as-written',
+					macKey: r.key
+				});
+				const alone = MISTAKES.map((mistake) => mistake.variants(correct, context));
+				MISTAKES.forEach((first, a) => {
+					for (const { inputs } of alone[a] ?? []) {
+						MISTAKES.forEach((second, b) => {
+							if (second.slot === first.slot) return;
+							const fields = SLOT_FIELDS[second.slot];
+							if (fields.some((field) => inputs[field] !== correct[field])) return;
+							const replayed = (alone[b] ?? []).map((candidate) => ({
+								...candidate,
+								inputs: { ...inputs, ...changesOf(candidate.inputs, correct) }
+							}));
+							expect(second.variants(inputs, context), `${first.id} then ${second.id}`).toEqual(
+								replayed
+							);
+						});
+					}
+				});
+			}),
+			{ numRuns: 60 }
+		);
 	});
 });
