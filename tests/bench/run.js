@@ -39,6 +39,7 @@ import { breakdown, totalsBySource } from './breakdown.js';
 import { bundleVerify, snapshotProject, viteBuild, writeBareProject } from './projects.js';
 import { relayLoad } from './relay.js';
 import { triageSection } from './triage.js';
+import { diagnosisBudgetSection } from './diagnosis-budget.js';
 import { pageTriageAt } from './triage-page.js';
 import { serveStatic } from './static-server.js';
 
@@ -443,6 +444,7 @@ async function main() {
 	const triageRows = await triageSection({
 		pageTriage: pageTriageAt(siteServer.origin, CHROMIUM_PATH)
 	});
+	triageRows.push(...(await diagnosisBudgetSection()));
 
 	// 8. Summary.
 	/** @type {[string, string, string, boolean | null][]} */
