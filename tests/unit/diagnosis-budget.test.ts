@@ -3,7 +3,7 @@
 // same point, and the requests real clients send stay far below it and are explained as before.
 import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -64,18 +64,15 @@ function hugeMismatch(
 }
 
 const CHILD = resolve(import.meta.dirname, 'diagnosis-budget-child.js');
+// `npm run triage` as package.json runs it.
+const TRIAGE = resolve(import.meta.dirname, '../../src/lib/triage/run.js');
 /** Far below the 2.7 GB the search took before it had a budget, far above what it needs now. */
 const HEAP_LIMIT_MB = 384;
 
-function runChild(
-	casesPath: string
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** Node on `args`, as a process of its own: its exit code and what it printed. */
+function runNode(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
 	return new Promise((done, fail) => {
-		const child = spawn(
-			process.execPath,
-			[`--max-old-space-size=${HEAP_LIMIT_MB}`, CHILD, casesPath],
-			{ stdio: ['ignore', 'pipe', 'pipe'] }
-		);
+		const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
 		let stdout = '';
 		let stderr = '';
 		child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -103,7 +100,11 @@ describe('16 mismatches with 1 MB URLs, as the triage diagnoses them', { timeout
 		try {
 			const path = join(dir, 'cases.json');
 			await writeFile(path, JSON.stringify(cases));
-			const { code, stdout, stderr } = await runChild(path);
+			const { code, stdout, stderr } = await runNode([
+				`--max-old-space-size=${HEAP_LIMIT_MB}`,
+				CHILD,
+				path
+			]);
 			expect(stderr).toBe('');
 			expect(code).toBe(0);
 			const { mistakes, peakHeap } = JSON.parse(stdout) as {
@@ -131,6 +132,66 @@ const outcome = (diagnosis: Diagnosis) => ({
 		reproduction.id,
 		reproduction.baseString
 	])
+});
+
+// `npm run triage` as a real process on a log whose mismatches have URLs of 300 kB: the CSV's mistake
+// column and the summary say "diagnosis-stopped" for the ones too long to diagnose, and the
+// requests after them are judged as usual.
+describe('npm run triage on huge URLs', { timeout: 240_000 }, () => {
+	it('names the stopped diagnoses in the CSV and the summary, and judges the rest', async () => {
+		const lines = [
+			hugeMismatch('a%20b+c', 300_000, 'other-key', 1),
+			hugeMismatch('&k=v', 300_000, 'no-query', 2),
+			hugeMismatch('a', 100, 'other-key', 3)
+		].map(({ url, authorization }) =>
+			JSON.stringify({
+				method: 'GET',
+				url,
+				authorization: `MAC id="${authorization.id}",ts="${authorization.ts}",nonce="${authorization.nonce}",mac="${authorization.mac}"`
+			})
+		);
+		const dir = await mkdtemp(join(tmpdir(), 'diagnosis-budget-cli-'));
+		try {
+			const log = join(dir, 'log.ndjson');
+			await writeFile(log, `${lines.join('\n')}\n`);
+			await writeFile(join(dir, 'keys.txt'), `kid-1 ${KEY}\n`);
+			const csvPath = join(dir, 'verdicts.csv');
+			const { code, stdout, stderr } = await runNode([
+				TRIAGE,
+				log,
+				'--keys',
+				join(dir, 'keys.txt'),
+				'--out',
+				csvPath,
+				'--json'
+			]);
+			expect(stderr).toBe('');
+			expect(code).toBe(1);
+			const summary = JSON.parse(stdout) as {
+				groups: Record<string, number>;
+				mistakes: { id: string; count: number }[];
+				unexplained: number;
+			};
+			expect(summary.groups.mismatch).toBe(3);
+			expect(summary.mistakes).toEqual(
+				expect.arrayContaining([
+					{ id: DIAGNOSIS_STOPPED, count: 1 },
+					{ id: 'query-dropped', count: 1 }
+				])
+			);
+			expect(summary.unexplained).toBe(1);
+			const rows = (await readFile(csvPath, 'utf8')).trimEnd().split('\r\n');
+			const mistake = rows[0]?.split(',').indexOf('mistake') ?? -1;
+			// The URL holds no comma or quote: each row splits into its cells.
+			expect(rows.slice(1).map((row) => row.split(',')[mistake])).toEqual([
+				DIAGNOSIS_STOPPED,
+				'query-dropped',
+				'unexplained'
+			]);
+		} finally {
+			await rm(dir, { recursive: true, force: true });
+		}
+	});
 });
 
 describe('the budget', () => {
@@ -165,10 +226,15 @@ describe('the budget', () => {
 		expect(cut.explanations[0]?.id).toBe('host-other-deployment');
 	});
 
-	it('gives the triage its own id for a stopped diagnosis, never "unexplained"', async () => {
-		const request = hugeMismatch('&k=v', MB / 4, 'other-key', 3);
-		expect(await diagnoseMistake(request, syncDigests())).toBe(DIAGNOSIS_STOPPED);
-	});
+	// A hang guard with a budget of a minute: a few hundred milliseconds alone.
+	it(
+		'gives the triage its own id for a stopped diagnosis, never "unexplained"',
+		{ timeout: 60_000 },
+		async () => {
+			const request = hugeMismatch('a%20b+c', MB / 4, 'other-key', 3);
+			expect(await diagnoseMistake(request, syncDigests())).toBe(DIAGNOSIS_STOPPED);
+		}
+	);
 });
 
 describe('the requests real clients send', () => {
@@ -180,27 +246,32 @@ describe('the requests real clients send', () => {
 
 	// The zoo's 141 requests (fixtures/zoo-requests.json), read both ways a URL is read: the
 	// budget changes nothing in their diagnoses, and none comes near it.
-	it('are diagnosed as with no budget at all, each with a tenth of the budget or less', async () => {
-		const digests = syncDigests();
-		let most = 0;
-		for (const request of zooRequests) {
-			const authorization = parseAuthorization(request.authorization);
-			for (const uriForm of ['browser', 'as-written'] as const) {
-				const input = {
-					authorization,
-					url: request.url,
-					uriForm,
-					macKey: KEYS[authorization.id] ?? ''
-				};
-				const budgeted = await diagnose(input, { hmac: digests });
-				const unbounded = await diagnose(input, { hmac: digests, budget: Infinity });
-				expect(budgeted.verdict, request.id).not.toBe('stopped');
-				expect(outcome(budgeted), request.id).toEqual(outcome(unbounded));
-				most = Math.max(most, budgeted.work);
+	// 564 diagnoses: seconds on a busy machine.
+	it(
+		'are diagnosed as with no budget at all, each with a tenth of the budget or less',
+		{ timeout: 120_000 },
+		async () => {
+			const digests = syncDigests();
+			let most = 0;
+			for (const request of zooRequests) {
+				const authorization = parseAuthorization(request.authorization);
+				for (const uriForm of ['browser', 'as-written'] as const) {
+					const input = {
+						authorization,
+						url: request.url,
+						uriForm,
+						macKey: KEYS[authorization.id] ?? ''
+					};
+					const budgeted = await diagnose(input, { hmac: digests });
+					const unbounded = await diagnose(input, { hmac: digests, budget: Infinity });
+					expect(budgeted.verdict, request.id).not.toBe('stopped');
+					expect(outcome(budgeted), request.id).toEqual(outcome(unbounded));
+					most = Math.max(most, budgeted.work);
+				}
 			}
+			expect(most * 10).toBeLessThan(DIAGNOSIS_BUDGET);
 		}
-		expect(most * 10).toBeLessThan(DIAGNOSIS_BUDGET);
-	});
+	);
 
 	it('an unexplained one with a 8 kB URL is searched to the end', async () => {
 		const diagnosis = await diagnose(hugeMismatch('a%20b+c', 8_000, 'other-key', 4), {
@@ -252,35 +323,40 @@ describe('what the catalogue declares', () => {
 
 	// The search applies a second mistake's changes to the first half of a pair without asking it
 	// again wherever the first left the fields the second reads or changes (SLOT_FIELDS) as they were.
-	it('a mistake makes the same changes, titled the same, wherever the fields of its slot are the same', () => {
-		fc.assert(
-			fc.property(request, (r) => {
-				const { correct, context } = signingInputsOf({
-					authorization: { id: 'kid-1', ts: r.ts, nonce: r.nonce, mac: 'x', ext: r.ext },
-					method: r.method,
-					url: `${r.scheme}://${r.host}${r.port}${r.path}${r.query}`,
-					uriForm: r.uriForm as 'browser' | 'as-written',
-					macKey: r.key
-				});
-				const alone = MISTAKES.map((mistake) => mistake.variants(correct, context));
-				MISTAKES.forEach((first, a) => {
-					for (const { inputs } of alone[a] ?? []) {
-						MISTAKES.forEach((second, b) => {
-							if (second.slot === first.slot) return;
-							const fields = SLOT_FIELDS[second.slot];
-							if (fields.some((field) => inputs[field] !== correct[field])) return;
-							const replayed = (alone[b] ?? []).map((candidate) => ({
-								...candidate,
-								inputs: { ...inputs, ...changesOf(candidate.inputs, correct) }
-							}));
-							expect(second.variants(inputs, context), `${first.id} then ${second.id}`).toEqual(
-								replayed
-							);
-						});
-					}
-				});
-			}),
-			{ numRuns: 60 }
-		);
-	});
+	// 40 requests, each through every pair of the catalogue: seconds on a busy machine.
+	it(
+		'a mistake makes the same changes, titled the same, wherever the fields of its slot are the same',
+		{ timeout: 120_000 },
+		() => {
+			fc.assert(
+				fc.property(request, (r) => {
+					const { correct, context } = signingInputsOf({
+						authorization: { id: 'kid-1', ts: r.ts, nonce: r.nonce, mac: 'x', ext: r.ext },
+						method: r.method,
+						url: `${r.scheme}://${r.host}${r.port}${r.path}${r.query}`,
+						uriForm: r.uriForm as 'browser' | 'as-written',
+						macKey: r.key
+					});
+					const alone = MISTAKES.map((mistake) => mistake.variants(correct, context));
+					MISTAKES.forEach((first, a) => {
+						for (const { inputs } of alone[a] ?? []) {
+							MISTAKES.forEach((second, b) => {
+								if (second.slot === first.slot) return;
+								const fields = SLOT_FIELDS[second.slot];
+								if (fields.some((field) => inputs[field] !== correct[field])) return;
+								const replayed = (alone[b] ?? []).map((candidate) => ({
+									...candidate,
+									inputs: { ...inputs, ...changesOf(candidate.inputs, correct) }
+								}));
+								expect(second.variants(inputs, context), `${first.id} then ${second.id}`).toEqual(
+									replayed
+								);
+							});
+						}
+					});
+				}),
+				{ numRuns: 40 }
+			);
+		}
+	);
 });
