@@ -25,19 +25,19 @@ export type DigestSigner = (
 ) => Digest | Promise<Digest>;
 
 /**
- * The work one diagnosis may do, in units of about one character hashed: every variant costs the
- * length of its base string (rendered, looked up and hashed once), and every call of a mistake
- * READ_COST for each character of the lines it reads (SLOT_FIELDS: a rewrite of the query reads the
- * request URI several times over, and decoding or re-encoding it costs far more per character than
- * hashing), each plus a fixed cost. The client zoo's requests need 0.4 million at most, a request
- * with a 1 kB URL about 5 million and one with an 8 kB URL about 36 million (npm run bench prints
- * them); past 64 million the search stops, a few hundred milliseconds into a 1 MB URL. Counted in
- * work, not in time, so that the outcome does not depend on how busy the machine is.
+ * The work one diagnosis may do, counted in units of roughly equal time: a variant costs HASH_COST
+ * for each character of its base string and key (rendered, looked up, written as UTF-8 and hashed;
+ * a signer may key each HMAC anew), a call of a mistake READ_COST for each character of the lines
+ * it reads (SLOT_FIELDS: a rewrite of the query decodes and re-encodes the request URI several
+ * times over), each plus a fixed cost for the objects made. Counted in work, not in time, so that
+ * the outcome does not depend on how busy the machine is. The client zoo's requests and the bench's
+ * normal ones need about 1.5 million at most, a request with a 1 kB URL about 10 million (npm run
+ * bench prints them); past 64 million, a few hundred milliseconds into a request with a 1 MB URL,
+ * nonce or key, the search stops.
  */
 export const DIAGNOSIS_BUDGET = 64_000_000;
-/** What reading one character of a line costs a mistake, against one character hashed. */
+const HASH_COST = 8;
 const READ_COST = 32;
-/** What a call of a mistake and a variant cost beyond their characters: objects made and looked up. */
 const CALL_COST = 64;
 const VARIANT_COST = 128;
 
@@ -163,8 +163,8 @@ export interface Found {
 	baseString: string;
 }
 
-/** The work of a variant: the characters of its base string, line ends included. */
-export function workOf(inputs: SigningInputs): number {
+/** The characters of a variant's base string (line ends included) and of its key. */
+function workOf(inputs: SigningInputs): number {
 	return (
 		inputs.ts.length +
 		inputs.nonce.length +
@@ -173,6 +173,7 @@ export function workOf(inputs: SigningInputs): number {
 		inputs.host.length +
 		inputs.port.length +
 		inputs.ext.length +
+		inputs.key.length +
 		8
 	);
 }
@@ -363,7 +364,7 @@ class Trial {
 		first?: Part,
 		made?: Made
 	): boolean {
-		if (!this.spend(VARIANT_COST + workOf(inputs))) return false;
+		if (!this.spend(VARIANT_COST + HASH_COST * workOf(inputs))) return false;
 		const target = this.target(inputs.hash, inputs.encoding);
 		if (target === null) return true;
 		let text: string;
