@@ -134,6 +134,38 @@ const outcome = (diagnosis: Diagnosis) => ({
 	])
 });
 
+// Every other field a log hands the diagnosis can be huge too: each is in every variant's base
+// string, or is the key of every HMAC, and each stops as a huge URL does.
+describe('mismatches with a 1 MB nonce, ts, ext, key or kid', { timeout: 240_000 }, () => {
+	it('each ends "diagnosis stopped", within a heap limit of 384 MB', async () => {
+		const normal = hugeMismatch('a', 10, 'other-key', 5);
+		const huge = 'a%2B b'.repeat(MB / 6);
+		const cases = [
+			{ ...normal, authorization: { ...normal.authorization, nonce: huge } },
+			{ ...normal, authorization: { ...normal.authorization, ts: '1'.repeat(MB) } },
+			{ ...normal, authorization: { ...normal.authorization, ext: huge } },
+			{ ...normal, macKey: `${huge} ` },
+			{ ...normal, authorization: { ...normal.authorization, id: huge } }
+		];
+		const dir = await mkdtemp(join(tmpdir(), 'diagnosis-budget-'));
+		try {
+			const path = join(dir, 'cases.json');
+			await writeFile(path, JSON.stringify(cases));
+			const { code, stdout, stderr } = await runNode([
+				`--max-old-space-size=${HEAP_LIMIT_MB}`,
+				CHILD,
+				path
+			]);
+			expect(stderr).toBe('');
+			expect(code).toBe(0);
+			const { mistakes } = JSON.parse(stdout) as { mistakes: string[] };
+			expect(mistakes).toEqual(Array(5).fill(DIAGNOSIS_STOPPED));
+		} finally {
+			await rm(dir, { recursive: true, force: true });
+		}
+	});
+});
+
 // `npm run triage` as a real process on a log whose mismatches have URLs of 300 kB: the CSV's mistake
 // column and the summary say "diagnosis-stopped" for the ones too long to diagnose, and the
 // requests after them are judged as usual.
