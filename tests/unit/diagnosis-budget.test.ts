@@ -21,6 +21,7 @@ import { SLOT_FIELDS } from '$lib/diagnosis/mistakes/entry';
 import { hmac, parseAuthorization } from '$lib/mac';
 import { syncDigests } from '$lib/triage/hmac';
 import { diagnoseMistake } from '$lib/triage/verify';
+import { DIAGNOSIS_HEADER, diagnosisHeaders } from '$lib/relay/sandbox-diagnosis';
 import zooRequests from './fixtures/zoo-requests.json' with { type: 'json' };
 import { english } from './verify-english';
 
@@ -265,6 +266,27 @@ describe('the budget', () => {
 		async () => {
 			const request = hugeMismatch('a%20b+c', MB / 4, 'other-key', 3);
 			expect(await diagnoseMistake(request, syncDigests())).toBe(DIAGNOSIS_STOPPED);
+		}
+	);
+});
+
+describe("the sandbox server's diagnosis header", () => {
+	// Node's HTTP server reads a request line of up to 16 kB: a 12 kB URL reaches the sandbox.
+	it(
+		'says mistake=diagnosis-stopped for a URL too long to diagnose',
+		{ timeout: 60_000 },
+		async () => {
+			const { url, authorization } = hugeMismatch('a%20b+c', 12_000, 'other-key', 6);
+			const header = `MAC id="${authorization.id}",ts="${authorization.ts}",nonce="${authorization.nonce}",mac="${authorization.mac}"`;
+			const headers = await diagnosisHeaders({
+				authorization: header,
+				params: parseAuthorization(header),
+				method: 'GET',
+				url,
+				uriForm: 'as-written',
+				macKey: KEY
+			});
+			expect(headers[DIAGNOSIS_HEADER]).toMatch(/^mistake=diagnosis-stopped; client=/);
 		}
 	);
 });
