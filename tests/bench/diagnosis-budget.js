@@ -17,9 +17,9 @@
 import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { loadLib as load } from './load-lib.js';
 
 const SELF = fileURLToPath(import.meta.url);
-const LIB = fileURLToPath(new URL('../../src/lib/', import.meta.url));
 /** The issue's target for one unexplained mismatch. */
 export const DIAGNOSIS_MS_TARGET = 1;
 const NORMAL = { rounds: 20, perRound: 100, warmUp: 400 };
@@ -55,17 +55,6 @@ function mismatch(i, bytes) {
 		url: `https://${host}${uri}`,
 		macKey: KEY
 	};
-}
-
-/** @param {string} path relative to src/lib */
-async function load(path) {
-	const { runnerImport } = await import('vite');
-	const { module } = await runnerImport(`${LIB}${path}`, {
-		configFile: false,
-		logLevel: 'silent',
-		resolve: { alias: { $lib: LIB.replace(/\/$/, '') } }
-	});
-	return module;
 }
 
 /** @param {number} rounds @param {number} perRound */
