@@ -47,6 +47,7 @@ import { bundleVerify, snapshotProject, viteBuild, writeBareProject } from './pr
 import { linearitySection } from './linearity.js';
 import { relayLoad } from './relay.js';
 import { triageSection } from './triage.js';
+import { diagnosisBudgetSection } from './diagnosis-budget.js';
 import { pageTriageAt } from './triage-page.js';
 import { serveStatic } from './static-server.js';
 
@@ -468,6 +469,7 @@ async function main() {
 	const triageRows = await triageSection({
 		pageTriage: pageTriageAt(siteServer.origin, CHROMIUM_PATH)
 	});
+	triageRows.push(...(await diagnosisBudgetSection()));
 
 	// 8. Linearity.
 	const linearity = await linearityRows();

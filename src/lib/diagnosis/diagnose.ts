@@ -1,11 +1,18 @@
 // Stage 2, the diagnosis: the expected mac, the verdict, and which catalogued mistakes reproduce the
 // customer's mac; beside it the clock check and the comparison with their logged base string.
-import { hmac, requestTarget, writtenTarget, type MacHeaderParams, type UriForm } from '$lib/mac';
+import {
+	baseString,
+	hmac,
+	requestTarget,
+	writtenTarget,
+	type MacHeaderParams,
+	type UriForm
+} from '$lib/mac';
 import { text, type Text } from '$lib/i18n/text';
 import { sentences } from '../i18n/shown-text';
 import { DEPLOYMENT_HOSTS } from '../account-api/deployments';
 import type { MistakeContext } from './mistakes/catalogue';
-import { canProduce, renderBaseString, type SigningInputs } from './signing-inputs';
+import { canProduce, type SigningInputs } from './signing-inputs';
 import {
 	Tried,
 	likelihood,
@@ -52,36 +59,12 @@ export async function diagnose(
 	input: DiagnoseInput,
 	options: DiagnoseOptions = {}
 ): Promise<Diagnosis> {
-	const target = requestTarget(input.url, { uri: input.uriForm ?? 'browser' });
-	const scheme = target.href.startsWith('http:') ? 'http' : 'https';
+	const { correct, context } = signingInputsOf(input);
 	const { authorization } = input;
-	const written = writtenTarget(input.url);
-	const context: MistakeContext = {
-		scheme,
-		explicitPort: new URL(target.href).port,
-		knownHosts: (input.knownHosts ?? DEPLOYMENT_HOSTS).map((host) => host.toLowerCase()),
-		written,
-		writtenPort: writtenPort(input.url, written.host),
-		kid: authorization.id
-	};
-	const correct: SigningInputs = {
-		ts: authorization.ts,
-		nonce: authorization.nonce,
-		method: (input.method ?? 'GET').toUpperCase(),
-		uri: target.uri,
-		host: target.host,
-		port: target.port,
-		ext: authorization.ext ?? '',
-		lineEnd: '\n',
-		ending: 'terminated',
-		key: input.macKey,
-		keyForm: text('diagnosis_key_as_given'),
-		hash: 'SHA-1',
-		encoding: 'base64'
-	};
 	const customerMac = authorization.mac.trim();
 	const tried = new Tried(options.hmac ?? hmac);
-	const expectedBaseString = renderBaseString(correct);
+	// The core lays out the spec's lines and checks each: the variants are made from these.
+	const expectedBaseString = baseString(correct);
 	const expectedEntry = tried.entry(correct, expectedBaseString);
 	tried.claim(expectedEntry, correct.encoding);
 	const expectedMac = (await tried.digest(correct, expectedBaseString, expectedEntry)).base64;
@@ -142,6 +125,44 @@ export async function diagnose(
 		keyOrUnseenInputs: true,
 		message: unexplainedMessage(customerMac)
 	};
+}
+
+/**
+ * What the request signs when signed correctly, and the request as it really was for the mistakes'
+ * titles and values. Exported for the tests that hold the catalogue to what it declares.
+ */
+export function signingInputsOf(input: DiagnoseInput): {
+	correct: SigningInputs;
+	context: MistakeContext;
+} {
+	const target = requestTarget(input.url, { uri: input.uriForm ?? 'browser' });
+	const scheme = target.href.startsWith('http:') ? 'http' : 'https';
+	const { authorization } = input;
+	const written = writtenTarget(input.url);
+	const context: MistakeContext = {
+		scheme,
+		explicitPort: new URL(target.href).port,
+		knownHosts: (input.knownHosts ?? DEPLOYMENT_HOSTS).map((host) => host.toLowerCase()),
+		written,
+		writtenPort: writtenPort(input.url, written.host),
+		kid: authorization.id
+	};
+	const correct: SigningInputs = {
+		ts: authorization.ts,
+		nonce: authorization.nonce,
+		method: (input.method ?? 'GET').toUpperCase(),
+		uri: target.uri,
+		host: target.host,
+		port: target.port,
+		ext: authorization.ext ?? '',
+		lineEnd: '\n',
+		ending: 'terminated',
+		key: input.macKey,
+		keyForm: text('diagnosis_key_as_given'),
+		hash: 'SHA-1',
+		encoding: 'base64'
+	};
+	return { correct, context };
 }
 
 /**

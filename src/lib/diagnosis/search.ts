@@ -3,7 +3,7 @@
 // one request with a huge URL costs a bounded time and memory and always the same outcome.
 import type { Digest } from '$lib/mac';
 import { MISTAKES, type Candidate, type Mistake, type MistakeContext } from './mistakes/catalogue';
-import { SLOT_READS } from './mistakes/entry';
+import { SLOT_FIELDS } from './mistakes/entry';
 import {
 	keyIdentity,
 	macBytes,
@@ -25,27 +25,104 @@ export type DigestSigner = (
 ) => Digest | Promise<Digest>;
 
 /**
- * The work one diagnosis may do, in units of about one character hashed: every variant costs the
- * length of its base string (rendered, looked up and hashed once), and every call of a mistake
- * READ_COST for each character of the lines it reads (SLOT_READS: a rewrite of the query reads the
- * request URI several times over, and decoding or re-encoding it costs far more per character than
- * hashing), each plus a fixed cost. The client zoo's requests need 0.4 million at most, a request
- * with a 1 kB URL about 5 million and one with an 8 kB URL about 36 million (npm run bench prints
- * them); past 64 million the search stops, a few hundred milliseconds into a 1 MB URL. Counted in
- * work, not in time, so that the outcome does not depend on how busy the machine is.
+ * The work one diagnosis may do, counted in units of roughly equal time: a variant costs HASH_COST
+ * for each character of its base string and key (rendered, looked up, written as UTF-8 and hashed;
+ * a signer may key each HMAC anew), a call of a mistake READ_COST for each character of the lines
+ * it reads (SLOT_FIELDS: a rewrite of the query decodes and re-encodes the request URI several
+ * times over), each plus a fixed cost for the objects made. Counted in work, not in time, so that
+ * the outcome does not depend on how busy the machine is. The client zoo's requests and the bench's
+ * normal ones need 1.3 million at most, a request with a 1 kB URL about 10 million (npm run bench
+ * prints them); past 64 million, a few hundred milliseconds into a request with a 1 MB URL, nonce or
+ * key, the search stops.
  */
 export const DIAGNOSIS_BUDGET = 64_000_000;
-/** What reading one character of a line costs a mistake, against one character hashed. */
+const HASH_COST = 8;
 const READ_COST = 32;
-/** What a call of a mistake and a variant cost beyond their characters: objects made and looked up. */
 const CALL_COST = 64;
 const VARIANT_COST = 128;
 
-/** The work of a call of `mistake` on `inputs`: the characters of the lines it reads. */
-function callWork(mistake: Mistake, inputs: SigningInputs): number {
+/** Every field of the inputs (the type makes sure none is left out), one bit each in this order. */
+const FIELDS = Object.keys({
+	ts: true,
+	nonce: true,
+	method: true,
+	uri: true,
+	host: true,
+	port: true,
+	ext: true,
+	lineEnd: true,
+	ending: true,
+	key: true,
+	keyForm: true,
+	hash: true,
+	encoding: true
+} satisfies Record<keyof SigningInputs, true>) as (keyof SigningInputs)[];
+
+/** The fields whose length counts as read: the lines of the base string, and the key. */
+const LINES = ['ts', 'nonce', 'method', 'uri', 'host', 'port', 'ext', 'key'] as const;
+type Line = (typeof LINES)[number];
+const isLine = (field: keyof SigningInputs): field is Line =>
+	(LINES as readonly string[]).includes(field);
+
+/** A mistake with what it reads or changes (SLOT_FIELDS): its lines, and all of them as bits. */
+interface Entry {
+	mistake: Mistake;
+	/** Its place in the catalogue. */
+	index: number;
+	lines: Line[];
+	bits: number;
+}
+
+const ENTRIES: readonly Entry[] = MISTAKES.map((mistake, index) => {
+	const fields = SLOT_FIELDS[mistake.slot];
+	return {
+		mistake,
+		index,
+		lines: fields.filter(isLine),
+		bits: fields.reduce((bits, field) => bits | (1 << FIELDS.indexOf(field)), 0)
+	};
+});
+
+/** The work of a call of a mistake on `inputs`: the characters of the lines it reads. */
+function callWork({ lines }: Entry, inputs: SigningInputs): number {
 	let chars = 0;
-	for (const line of SLOT_READS[mistake.slot]) chars += inputs[line].length;
+	for (const line of lines) chars += inputs[line].length;
 	return CALL_COST + READ_COST * chars;
+}
+
+/** `inputs` with `values` in place of its own: every field written out, so that all have one shape. */
+function withChanges(inputs: SigningInputs, values: Partial<SigningInputs>): SigningInputs {
+	return {
+		ts: values.ts ?? inputs.ts,
+		nonce: values.nonce ?? inputs.nonce,
+		method: values.method ?? inputs.method,
+		uri: values.uri ?? inputs.uri,
+		host: values.host ?? inputs.host,
+		port: values.port ?? inputs.port,
+		ext: values.ext ?? inputs.ext,
+		lineEnd: values.lineEnd ?? inputs.lineEnd,
+		ending: values.ending ?? inputs.ending,
+		key: values.key ?? inputs.key,
+		keyForm: values.keyForm ?? inputs.keyForm,
+		hash: values.hash ?? inputs.hash,
+		encoding: values.encoding ?? inputs.encoding
+	};
+}
+
+/** The fields of `inputs` that are not those of `from` (by identity), as bits and as values. */
+function changes(
+	inputs: SigningInputs,
+	from: SigningInputs
+): { bits: number; values: Partial<SigningInputs> } {
+	let bits = 0;
+	const values: Record<string, unknown> = {};
+	FIELDS.forEach((field, index) => {
+		if (inputs[field] !== from[field]) {
+			bits |= 1 << index;
+			values[field] = inputs[field];
+		}
+	});
+	return { bits, values: values as Partial<SigningInputs> };
 }
 
 export interface Part {
@@ -79,8 +156,8 @@ export interface Found {
 	baseString: string;
 }
 
-/** The work of a variant: the characters of its base string, line ends included. */
-export function workOf(inputs: SigningInputs): number {
+/** The characters of a variant's base string (line ends included) and of its key. */
+function workOf(inputs: SigningInputs): number {
 	return (
 		inputs.ts.length +
 		inputs.nonce.length +
@@ -89,6 +166,7 @@ export function workOf(inputs: SigningInputs): number {
 		inputs.host.length +
 		inputs.port.length +
 		inputs.ext.length +
+		inputs.key.length +
 		8
 	);
 }
@@ -111,7 +189,7 @@ const SINGLES_ORDER: readonly number[] = MISTAKES.map((_, index) => index).sort(
  * by the first mistake's place in the catalogue, then each of its variants, then the second's
  * place. Pairs of the same likelihood and first mistake make one run, taken variant by variant.
  */
-const PAIR_RUNS: readonly { first: number; seconds: Mistake[] }[] = (() => {
+const PAIR_RUNS: readonly { first: number; seconds: Entry[] }[] = (() => {
 	const pairs: { first: number; second: number; likelihood: number }[] = [];
 	MISTAKES.forEach((first, a) =>
 		MISTAKES.forEach((second, b) => {
@@ -120,12 +198,12 @@ const PAIR_RUNS: readonly { first: number; seconds: Mistake[] }[] = (() => {
 		})
 	);
 	pairs.sort((x, y) => y.likelihood - x.likelihood || x.first - y.first || x.second - y.second);
-	const runs: { first: number; seconds: Mistake[]; likelihood: number }[] = [];
+	const runs: { first: number; seconds: Entry[]; likelihood: number }[] = [];
 	for (const { first, second, likelihood } of pairs) {
 		const last = runs.at(-1);
-		const mistake = MISTAKES[second] as Mistake;
-		if (last && last.first === first && last.likelihood === likelihood) last.seconds.push(mistake);
-		else runs.push({ first, seconds: [mistake], likelihood });
+		const entry = ENTRIES[second] as Entry;
+		if (last && last.first === first && last.likelihood === likelihood) last.seconds.push(entry);
+		else runs.push({ first, seconds: [entry], likelihood });
 	}
 	return runs;
 })();
@@ -243,23 +321,43 @@ class Trial {
 	 * The variants `mistake` makes out of what `from` signs, each tried after `first` (a pair);
 	 * false once the budget is spent.
 	 */
-	pairs(first: Part, from: Made, mistake: Mistake, context: MistakeContext): boolean {
-		if (!this.spend(callWork(mistake, from.inputs))) return false;
+	pairs(
+		first: Part,
+		from: Made,
+		second: Entry,
+		context: MistakeContext,
+		replay: readonly Single[] | null
+	): boolean {
+		const { mistake } = second;
+		if (!this.spend(callWork(second, from.inputs))) return false;
+		if (replay !== null) {
+			for (const { part, changed } of replay) {
+				const inputs = withChanges(from.inputs, changed.values);
+				if (!this.try(inputs, from, mistake, part.candidate, first)) return false;
+			}
+			return true;
+		}
 		for (const candidate of mistake.variants(from.inputs, context))
-			if (!this.try({ inputs: candidate.inputs }, from, { mistake, candidate }, first))
-				return false;
+			if (!this.try(candidate.inputs, from, mistake, candidate, first)) return false;
 		return true;
 	}
 
 	/**
-	 * Signs `made`, a variant made from `from` by `part` (after `first` in a pair), unless a variant
-	 * signing the same mac was; false once the budget is spent. Its base string is rendered only
-	 * when it can produce the mac, and is `from`'s when it changes no line (another key, hash or
-	 * encoding): the same text, looked up once. `made` keeps the text and entry for later pairs.
+	 * Signs `inputs`, the candidate `mistake` made out of `from` (after `first` in a pair), unless
+	 * a variant signing the same mac was; false once the budget is spent. Its base string is rendered
+	 * only when it can produce the mac, and is `from`'s when it changes no line (another key, hash
+	 * or encoding): the same text, looked up once. `made`, when given, keeps the text and entry for
+	 * the pairs made from it.
 	 */
-	try(made: Made, from: Made, part: Part, first?: Part): boolean {
-		const { inputs } = made;
-		if (!this.spend(VARIANT_COST + workOf(inputs))) return false;
+	try(
+		inputs: SigningInputs,
+		from: Made,
+		mistake: Mistake,
+		candidate: Candidate,
+		first?: Part,
+		made?: Made
+	): boolean {
+		if (!this.spend(VARIANT_COST + HASH_COST * workOf(inputs))) return false;
 		const target = this.target(inputs.hash, inputs.encoding);
 		if (target === null) return true;
 		let text: string;
@@ -269,31 +367,24 @@ class Trial {
 			if (inputs.key === from.inputs.key && inputs.hash === from.inputs.hash) entry = from.entry;
 		} else text = renderBaseString(inputs);
 		entry ??= this.tried.entry(inputs, text);
-		made.text = text;
-		made.entry = entry;
+		if (made) {
+			made.text = text;
+			made.entry = entry;
+		}
 		if (!this.tried.claim(entry, inputs.encoding)) return true;
 		const index = this.#found.push(null) - 1;
 		const digest = this.tried.digest(inputs, text, entry);
+		// A promise's digest is compared when it settles, in a closure; a digest at hand at once.
 		if (digest instanceof Promise)
 			this.#pending.push(
-				digest.then((settled) => this.#compare(settled, target, index, made, text, part, first))
+				digest.then((settled) => {
+					if (sameBytes(settled.bytes, target))
+						this.#found[index] = found(inputs, text, mistake, candidate, first);
+				})
 			);
-		else this.#compare(digest, target, index, made, text, part, first);
+		else if (sameBytes(digest.bytes, target))
+			this.#found[index] = found(inputs, text, mistake, candidate, first);
 		return true;
-	}
-
-	#compare(
-		digest: Digest,
-		target: Uint8Array,
-		index: number,
-		{ inputs }: Made,
-		text: string,
-		part: Part,
-		first: Part | undefined
-	): void {
-		if (!sameBytes(digest.bytes, target)) return;
-		const parts = first === undefined ? [part] : [first, part];
-		this.#found[index] = { variant: { inputs, parts }, baseString: text };
 	}
 
 	/** The variants that reproduce the mac so far, in the order tried. */
@@ -301,6 +392,17 @@ class Trial {
 		await Promise.all(this.#pending);
 		return this.#found.filter((found) => found !== null);
 	}
+}
+
+function found(
+	inputs: SigningInputs,
+	baseString: string,
+	mistake: Mistake,
+	candidate: Candidate,
+	first: Part | undefined
+): Found {
+	const part = { mistake, candidate };
+	return { variant: { inputs, parts: first === undefined ? [part] : [first, part] }, baseString };
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
@@ -324,6 +426,13 @@ export interface SearchResult {
  * what was found until then: the likeliest of those is the one a whole search would name first.
  * `correct` is what the request signs, tried already.
  */
+/** A mistake alone: its candidate, what it signs, and what it changed of the correct inputs. */
+interface Single {
+	part: Part;
+	made: Made;
+	changed: { bits: number; values: Partial<SigningInputs> };
+}
+
 export async function searchMistakes(
 	correct: Made,
 	context: MistakeContext,
@@ -332,15 +441,22 @@ export async function searchMistakes(
 	budget = DIAGNOSIS_BUDGET
 ): Promise<SearchResult> {
 	const trial = new Trial(customerMac, tried, budget);
-	// Each mistake's variants alone, by its place in the catalogue: the first halves of the pairs.
-	const singles: { part: Part; made: Made }[][] = MISTAKES.map(() => []);
+	// Each mistake's variants alone, by its place in the catalogue: the first halves of the pairs,
+	// and the changes each mistake makes where the inputs hold what it reads unchanged.
+	const singles: Single[][] = MISTAKES.map(() => []);
 	singles: for (const index of SINGLES_ORDER) {
-		const mistake = MISTAKES[index] as Mistake;
-		if (!trial.spend(callWork(mistake, correct.inputs))) break;
-		const own = singles[index] as { part: Part; made: Made }[];
+		const entry = ENTRIES[index] as Entry;
+		const { mistake } = entry;
+		if (!trial.spend(callWork(entry, correct.inputs))) break;
+		const own = singles[index] as Single[];
 		for (const candidate of mistake.variants(correct.inputs, context)) {
-			const single = { part: { mistake, candidate }, made: { inputs: candidate.inputs } };
-			if (!trial.try(single.made, correct, single.part)) break singles;
+			const single = {
+				part: { mistake, candidate },
+				made: { inputs: candidate.inputs },
+				changed: changes(candidate.inputs, correct.inputs)
+			};
+			if (!trial.try(candidate.inputs, correct, mistake, candidate, undefined, single.made))
+				break singles;
 			own.push(single);
 		}
 	}
@@ -349,8 +465,14 @@ export async function searchMistakes(
 		return { found, work: trial.spent, stopped: trial.stopped };
 
 	pairs: for (const run of PAIR_RUNS) {
-		for (const { part, made } of singles[run.first] as { part: Part; made: Made }[]) {
-			for (const second of run.seconds) if (!trial.pairs(part, made, second, context)) break pairs;
+		for (const first of singles[run.first] as Single[]) {
+			for (const second of run.seconds) {
+				// Where the first mistake left what the second reads as it was, the second makes the
+				// changes it made alone (SLOT_FIELDS): applied here rather than asked for again.
+				const replay =
+					(first.changed.bits & second.bits) === 0 ? (singles[second.index] as Single[]) : null;
+				if (!trial.pairs(first.part, first.made, second, context, replay)) break pairs;
+			}
 		}
 	}
 	return { found: await trial.found(), work: trial.spent, stopped: trial.stopped };

@@ -1,5 +1,5 @@
 import type { Text } from '$lib/i18n/text';
-import { baseString, fromBase64, toBase64, toHex, type Digest } from '$lib/mac';
+import { fromBase64, toBase64, toHex, type Digest } from '$lib/mac';
 
 export type HashName = 'SHA-1' | 'SHA-256';
 export type DigestEncoding =
@@ -28,13 +28,11 @@ export interface SigningInputs {
 }
 
 /**
- * The base string these inputs sign. The spec's layout goes through the core's baseString, which
- * checks each line; the other layouts are the same seven values (text, as the core has checked the
- * correct inputs' before any variant is made), in the spec's order.
+ * The base string these inputs sign: the spec's seven lines (the core's baseString, which checks
+ * them, lays out the correct inputs; diagnose starts from that), or a wrong signer's layout of them.
  */
 export function renderBaseString(inputs: SigningInputs): string {
 	const { lineEnd: end, ending } = inputs;
-	if (end === '\n' && ending === 'terminated') return baseString(inputs);
 	const joined =
 		inputs.ts +
 		end +

@@ -19,28 +19,29 @@ export type Slot =
 	| 'hash'
 	| 'encoding';
 
-/** A line of the base string, or the key. */
-export type Read = 'ts' | 'nonce' | 'method' | 'uri' | 'host' | 'port' | 'key';
-
 /**
- * What a mistake of each slot reads of the inputs it is given, for the diagnosis's budget: a
- * rewrite of the request URI reads all of it (several times), another key or encoding none of it.
+ * The fields of the inputs a mistake of each slot reads or changes. Its variants depend on these
+ * (and the context) alone: on inputs that hold the same values in them, it makes the same changes
+ * with the same titles, which lets the diagnosis apply a mistake's changes to the first half of a
+ * pair without asking it again (diagnosis-budget.test.ts checks each against the catalogue). They
+ * are also what a mistake reads for the diagnosis's budget: a rewrite of the request URI reads all
+ * of it, another key or encoding none of the base string.
  */
-export const SLOT_READS: Record<Slot, readonly Read[]> = {
+export const SLOT_FIELDS: Record<Slot, readonly (keyof SigningInputs)[]> = {
 	host: ['host'],
 	'host-port': ['host', 'port'],
 	port: ['port'],
 	path: ['uri'],
 	query: ['uri'],
-	'uri-form': ['uri', 'host'],
+	'uri-form': ['uri', 'host', 'port'],
 	method: ['method'],
-	ending: [],
-	'line-end': [],
+	ending: ['ending', 'ext'],
+	'line-end': ['lineEnd'],
 	ts: ['ts'],
 	nonce: ['nonce'],
-	key: ['key'],
-	hash: [],
-	encoding: []
+	key: ['key', 'keyForm'],
+	hash: ['hash'],
+	encoding: ['encoding']
 };
 
 /** The request as it really was, for titles and for the values a mistake puts in its place. */
