@@ -30,7 +30,7 @@ export function toBase64(bytes: Uint8Array): string {
  * position of a long run that something else follows, which takes quadratic time on hostile text;
  * this loop reads each character of the run once.
  */
-export function trailingRun(text: string, characters: string): number {
+function trailingRun(text: string, characters: string): number {
 	let end = text.length;
 	while (end > 0 && characters.includes(text.charAt(end - 1))) end--;
 	return text.length - end;
