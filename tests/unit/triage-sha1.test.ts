@@ -28,21 +28,26 @@ function text(length: number, seed: number): string {
 }
 
 describe('HmacSha1', () => {
-	it('gives the HMAC-SHA-1 of node:crypto and noble for keys and messages of every length', () => {
+	it('gives the HMAC-SHA-1 of node:crypto and noble for keys and messages of every length, either way it writes UTF-8', () => {
 		const keyLengths = [0, 1, 20, 55, 63, 64, 65, 100, 200];
 		const textLengths = [
 			0, 1, 19, 20, 54, 55, 56, 57, 63, 64, 65, 118, 119, 120, 127, 128, 129, 300, 1400, 5000
 		];
-		for (const keyLength of keyLengths) {
-			const key = new Uint8Array(randomBytes(keyLength));
-			const hmac = new HmacSha1(key);
-			for (const [index, length] of textLengths.entries()) {
-				const message = text(length, keyLength * 31 + index);
-				const expected = nodeDigest(key, message);
-				expect(Buffer.from(hmac.sign(message).bytes())).toEqual(expected);
-				expect(hmac.bytes()).toEqual(nobleHmac(sha1, key, utf8(message)));
+		// Both ways of writing the UTF-8: TextEncoder (Node's) and ASCII copied (a browser's).
+		for (const keyLength of keyLengths)
+			for (const encodeInto of [true, false]) {
+				const key = new Uint8Array(randomBytes(keyLength));
+				const hmac = new HmacSha1(key, { encodeInto });
+				for (const [index, length] of textLengths.entries()) {
+					const mixed = text(length, keyLength * 31 + index);
+					// An ASCII text takes the copy all the way; a mixed one leaves it for TextEncoder.
+					for (const message of [mixed, 'a/\n'.repeat(length).slice(0, length)]) {
+						const expected = nodeDigest(key, message);
+						expect(Buffer.from(hmac.sign(message).bytes())).toEqual(expected);
+						expect(hmac.bytes()).toEqual(nobleHmac(sha1, key, utf8(message)));
+					}
+				}
 			}
-		}
 	});
 
 	it('keeps each key apart and signs the same text the same way again', () => {

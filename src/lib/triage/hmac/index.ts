@@ -83,7 +83,14 @@ class LazyDigest implements Digest {
  */
 export function syncDigests(engine: 'own' | 'noble' = 'own'): DigestSigner {
 	const keyed = new Map<string, (text: string) => Uint8Array<ArrayBuffer>>();
+	// The last key and hash asked for, and their signer: a diagnosis signs runs of variants with one
+	// key, and this spares each of them writing the key's id to look it up.
+	let lastKey: string | Uint8Array | undefined;
+	let lastHash: Parameters<DigestSigner>[2] | undefined;
+	let lastSign: ((text: string) => Uint8Array<ArrayBuffer>) | undefined;
 	return (key, text, hash) => {
+		if (lastSign !== undefined && key === lastKey && hash === lastHash)
+			return new LazyDigest(lastSign(text));
 		if (key.length === 0) throw new MacInputError('mac_key', { code: 'empty_key', params: {} });
 		const id = `${hash}\u0000${typeof key === 'string' ? `t${key}` : byteKeyId(key)}`;
 		let sign = keyed.get(id);
@@ -96,6 +103,9 @@ export function syncDigests(engine: 'own' | 'noble' = 'own'): DigestSigner {
 					: nobleBytes(hash === 'SHA-256' ? sha256 : sha1, bytes);
 			keyed.set(id, sign);
 		}
+		lastKey = key;
+		lastHash = hash;
+		lastSign = sign;
 		return new LazyDigest(sign(text));
 	};
 }
