@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 const LIB = resolve(import.meta.dirname, '../../src/lib');
 const MAX_FILES_PER_FOLDER = 16;
 const MAX_LINES = 500;
+/** A lookup of an element by its id: getElementById, or a selector that starts with `#`. */
+const BY_ID = /\bgetElementById\s*\(|\bquerySelector(?:All)?\s*\(\s*['"`]#/g;
 
 // src/lib/paraglide is Paraglide's compiled output (git-ignored), not code anyone reads.
 const GENERATED = join(LIB, 'paraglide');
@@ -124,6 +126,17 @@ describe('the layout of src/lib', () => {
 			.map((file) => `${relative(LIB, file)}: ${readFileSync(file, 'utf8').split('\n').length}`)
 			.filter((entry) => Number(entry.split(': ')[1]) > MAX_LINES);
 		expect(long).toEqual([]);
+	});
+
+	it('finds no element by its DOM id: a reference or the state that owns it is passed instead', () => {
+		// An id looked up from elsewhere breaks silently when the element's area renames or drops it;
+		// an attachment, bind:this or a FocusRequests of the owning state cannot be lost that way.
+		const lookups = sources.flatMap((file) =>
+			[...readFileSync(file, 'utf8').matchAll(BY_ID)].map(
+				([lookup]) => `${relative(LIB, file)}: ${lookup}`
+			)
+		);
+		expect(lookups).toEqual([]);
 	});
 
 	it('keeps text out of state: no .svelte.ts module imports the messages', () => {

@@ -49,8 +49,8 @@ export class Sender {
 	refused = $state<{ key: string; code: string } | null>(null);
 	/** The last Send could not fetch the code it loads on first use (offline, a new deployment). */
 	unavailable = $state(false);
-	/** Fields of the Send panel that an action elsewhere sends the focus to. */
-	readonly focus = new FocusRequests<'relay-address'>();
+	/** Parts of the Send panel that an action elsewhere sends the focus to. */
+	readonly focus = new FocusRequests<'relay-address' | 'send-heading'>();
 
 	readonly #playground: Playground;
 	readonly #sandbox: Sandbox;
