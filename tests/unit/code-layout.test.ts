@@ -8,6 +8,8 @@ const LIB = resolve(import.meta.dirname, '../../src/lib');
 const MAX_FILES_PER_FOLDER = 16;
 const MAX_LINES = 500;
 /** A lookup of an element by its id: getElementById, or a selector that starts with `#`. */
+/** An import's module name: `from '…'` (imports and re-exports), `import('…')`, `import '…'`. */
+const IMPORT = /(?:\bfrom\s+|\bimport\s*\(\s*|\bimport\s+)['"]([^'"]+)['"]/g;
 const BY_ID = /\bgetElementById\s*\(|\bquerySelector(?:All)?\s*\(\s*['"`]#/g;
 
 // src/lib/paraglide is Paraglide's compiled output (git-ignored), not code anyone reads.
@@ -26,6 +28,110 @@ const folders = readdirSync(LIB).filter(
 	(name) => statSync(join(LIB, name)).isDirectory() && join(LIB, name) !== GENERATED
 );
 
+const SRC = resolve(LIB, '..');
+
+/** Every source file of src/, routes and workers included. */
+const allSources = [
+	...filesUnder(SRC).filter((path) => /\.(?:ts|js|svelte)$/.test(path) && !path.startsWith(LIB)),
+	...sources
+];
+
+/**
+ * The file of src/ an import names, or null for a package, a generated or virtual module, or a
+ * file that is not code (CSS, JSON). Resolved as Vite does for this project: `$lib/` is src/lib,
+ * a query (`?locale=zh-CN`) names the same file, and the extension may be left out.
+ */
+function resolveImport(from: string, spec: string): string | null {
+	const path = spec.split('?')[0] ?? '';
+	const base = path.startsWith('$lib/')
+		? join(LIB, path.slice('$lib/'.length))
+		: path.startsWith('.')
+			? resolve(dirname(from), path)
+			: null;
+	if (base === null) return null;
+	const candidates = [
+		base,
+		`${base}.ts`,
+		`${base}.js`,
+		`${base}.svelte.ts`,
+		join(base, 'index.ts')
+	];
+	return candidates.find((candidate) => known.has(candidate)) ?? null;
+}
+const known = new Set(allSources);
+
+/**
+ * file → the files of src/ it imports: static, dynamic (`import()`), re-exports and type-only
+ * imports alike. A type-only import is erased at run time, yet it ties the two files as much for
+ * the reader, who must read both to understand either (mac/errors.ts reads its codes' types from
+ * error-messages.ts, which needs errors.ts to throw them): a circle of types is a circle.
+ */
+function fileImports(): Map<string, string[]> {
+	return new Map(
+		allSources.map((file) => [
+			file,
+			[...readFileSync(file, 'utf8').matchAll(IMPORT)].flatMap(([, spec = '']) => {
+				const target = resolveImport(file, spec);
+				return target === null ? [] : [target];
+			})
+		])
+	);
+}
+
+/**
+ * The circles among the files: each group of files that reach each other through imports
+ * (Tarjan's strongly connected components), written as one chain of imports that goes round it.
+ */
+function fileCircles(graph: Map<string, string[]>): string[] {
+	const index = new Map<string, number>();
+	const low = new Map<string, number>();
+	const stack: string[] = [];
+	const groups: string[][] = [];
+	const visit = (file: string) => {
+		index.set(file, index.size);
+		low.set(file, index.get(file) ?? 0);
+		stack.push(file);
+		for (const next of graph.get(file) ?? []) {
+			if (!index.has(next)) {
+				visit(next);
+				low.set(file, Math.min(low.get(file) ?? 0, low.get(next) ?? 0));
+			} else if (stack.includes(next)) {
+				low.set(file, Math.min(low.get(file) ?? 0, index.get(next) ?? 0));
+			}
+		}
+		if (low.get(file) !== index.get(file)) return;
+		const group: string[] = [];
+		let member: string | undefined;
+		do {
+			member = stack.pop();
+			if (member !== undefined) group.push(member);
+		} while (member !== undefined && member !== file);
+		if (group.length > 1 || graph.get(file)?.includes(file)) groups.push(group);
+	};
+	for (const file of graph.keys()) if (!index.has(file)) visit(file);
+	return groups.map((group) => {
+		// One way round: from the group's first file along imports inside the group, back to it.
+		const inGroup = new Set(group);
+		const start = [...group].sort()[0] ?? '';
+		const path = [start];
+		const seen = new Set<string>();
+		const walk = (file: string): boolean => {
+			for (const next of graph.get(file) ?? []) {
+				if (!inGroup.has(next)) continue;
+				if (next === start) return true;
+				if (seen.has(next)) continue;
+				seen.add(next);
+				path.push(next);
+				if (walk(next)) return true;
+				path.pop();
+			}
+			return false;
+		};
+		walk(start);
+		return [...path, start].map((file) => relative(SRC, file)).join(' → ');
+	});
+}
+
 /** The top folder of src/lib a path is in, or null for a file directly in src/lib. */
 function folderOf(path: string): string | null {
 	const parts = relative(LIB, path).split('/');
@@ -40,9 +146,7 @@ function folderImports(): Map<string, Map<string, string[]>> {
 		const from = folderOf(file);
 		if (from === null) continue;
 		const text = readFileSync(file, 'utf8');
-		for (const [, spec = ''] of text.matchAll(
-			/(?:from\s+|import\s*\(\s*|import\s+)['"]([^'"]+)['"]/g
-		)) {
+		for (const [, spec = ''] of text.matchAll(IMPORT)) {
 			const target = spec.startsWith('$lib/')
 				? join(LIB, spec.slice('$lib/'.length))
 				: spec.startsWith('.')
@@ -107,6 +211,16 @@ describe('the layout of src/lib', () => {
 		const graph = folderImports();
 		expect(graph.get('playground')?.has('ui')).toBe(true);
 		expect(cycles(graph)).toEqual([]);
+	});
+
+	it('has no circle of imports among the files of src/', () => {
+		const graph = fileImports();
+		// The test sees the imports it checks: $lib/, ./ and ../, a .svelte.ts file, a dynamic import.
+		const page = graph.get(join(LIB, 'pages/SignPage.svelte')) ?? [];
+		expect(page).toContain(join(LIB, 'playground/playground.svelte.ts'));
+		expect(page).toContain(join(LIB, 'send/ResponseView.svelte'));
+		expect(graph.get(join(LIB, 'mac/index.ts'))).toContain(join(LIB, 'mac/errors.ts'));
+		expect(fileCircles(graph)).toEqual([]);
 	});
 
 	it(`has no folder with more than ${MAX_FILES_PER_FOLDER} files directly in it`, () => {
