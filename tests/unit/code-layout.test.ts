@@ -3,6 +3,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { OPERATIONS } from '../../src/lib/account-api/operations';
+import { TS_WINDOW_SECONDS } from '../../src/lib/account-api/ts-window';
 
 const LIB = resolve(import.meta.dirname, '../../src/lib');
 const MAX_FILES_PER_FOLDER = 16;
@@ -240,6 +242,27 @@ describe('the layout of src/lib', () => {
 			.map((file) => `${relative(LIB, file)}: ${readFileSync(file, 'utf8').split('\n').length}`)
 			.filter((entry) => Number(entry.split(': ')[1]) > MAX_LINES);
 		expect(long).toEqual([]);
+	});
+
+	it('writes the facts of the service in account-api/ alone: the ts window, the operations', () => {
+		const window = new RegExp(`\\b${TS_WINDOW_SECONDS}\\b(?!\\s*(?:px|ns|ms)\\b)`, 'g');
+		// Other numbers that are written the same: HTTP's class of redirects.
+		const notTheWindow = [/status >= 300 && status < 400/g];
+		const paths = Object.values(OPERATIONS).map(({ path }) => path);
+		const written = sources
+			.filter((file) => !file.startsWith(join(LIB, 'account-api/')))
+			.flatMap((file) => {
+				let text = readFileSync(file, 'utf8');
+				for (const other of notTheWindow) text = text.replace(other, '');
+				const where = relative(LIB, file);
+				return [
+					...[...text.matchAll(window)].map(() => `${where}: ${TS_WINDOW_SECONDS}`),
+					...paths.filter((path) => text.includes(path)).map((path) => `${where}: ${path}`)
+				];
+			});
+		// The test sees what it checks: the window and the paths are in their home.
+		expect(readFileSync(join(LIB, 'account-api/ts-window.ts'), 'utf8')).toMatch(window);
+		expect(written).toEqual([]);
 	});
 
 	it('finds no element by its DOM id: a reference or the state that owns it is passed instead', () => {

@@ -4,8 +4,6 @@ import type { Text } from '../i18n/text';
 import type { Explanation } from './explain';
 import type { SendOutcome, Target } from './send';
 
-/** Spec §7 and §8: at most 3 attempts after server_error. */
-export const MAX_ATTEMPTS = 3;
 /** The short wait before a retry, growing with each attempt. */
 export const RETRY_DELAY_MS = 700;
 

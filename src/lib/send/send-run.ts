@@ -6,7 +6,8 @@ import type { Playground } from '../playground/playground.svelte';
 import type { Sandbox } from '../sandbox/sandbox.svelte';
 import { explainResponse, type Explanation } from './explain';
 import { sendRequest, type SendOutcome } from './send';
-import { MAX_ATTEMPTS, RETRY_DELAY_MS, type SendResult, type SendState } from './attempts';
+import { MAX_ATTEMPTS } from '../account-api/error-codes';
+import { RETRY_DELAY_MS, type SendResult, type SendState } from './attempts';
 
 function summarize(outcome: SendOutcome, explanation: Explanation | null): Text {
 	if (outcome.kind === 'fault') return outcome.message;
