@@ -265,6 +265,29 @@ describe('the layout of src/lib', () => {
 		expect(written).toEqual([]);
 	});
 
+	it('leaves the way to another page to pages/: components ask through a callback prop', () => {
+		// A component that imports another page's hand-over and calls goto itself ties its area to
+		// that page; given onverify or ontriage, the page decides where the request goes.
+		const graph = fileImports();
+		const pages = join(LIB, 'pages/');
+		const reaching = sources
+			.filter((file) => !file.startsWith(pages))
+			.flatMap((file) => [
+				...(/\bgoto\b[^;]+from '\$app\/navigation'/.test(readFileSync(file, 'utf8'))
+					? [`${relative(LIB, file)}: goto`]
+					: []),
+				...(graph.get(file) ?? [])
+					.filter((target) => target.startsWith(pages))
+					.map((target) => `${relative(LIB, file)}: ${relative(LIB, target)}`)
+			]);
+		expect(reaching).toEqual([]);
+		// One hand-over helper and one module for the tab's state, both in pages/.
+		const named = (pattern: RegExp) =>
+			sources.filter((file) => pattern.test(file)).map((file) => relative(LIB, file));
+		expect(named(/hand-?off[^/]*$/i)).toEqual(['pages/handoff.ts']);
+		expect(named(/[/-]tab(?:-state)?\.svelte\.ts$/)).toEqual(['pages/tab.svelte.ts']);
+	});
+
 	it('finds no element by its DOM id: a reference or the state that owns it is passed instead', () => {
 		// An id looked up from elsewhere breaks silently when the element's area renames or drops it;
 		// an attachment, bind:this or a FocusRequests of the owning state cannot be lost that way.
