@@ -112,7 +112,9 @@ export default defineConfig({
 					name: 'unit',
 					// Node, not jsdom: SubtleCrypto rejects buffers made in jsdom's realm.
 					environment: 'node',
-					include: ['tests/unit/**/*.test.ts']
+					// And beside the module they test, where the module is a fact of the service
+					// (src/lib/account-api/*.test.ts): read with it, checked against the spec.
+					include: ['tests/unit/**/*.test.ts', 'src/lib/**/*.test.ts']
 				}
 			},
 			{

@@ -3,10 +3,16 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { OPERATIONS } from '../../src/lib/account-api/operations';
+import { TS_WINDOW_SECONDS } from '../../src/lib/account-api/ts-window';
 
 const LIB = resolve(import.meta.dirname, '../../src/lib');
 const MAX_FILES_PER_FOLDER = 16;
 const MAX_LINES = 500;
+/** A lookup of an element by its id: getElementById, or a selector that starts with `#`. */
+/** An import's module name: `from '…'` (imports and re-exports), `import('…')`, `import '…'`. */
+const IMPORT = /(?:\bfrom\s+|\bimport\s*\(\s*|\bimport\s+)['"]([^'"]+)['"]/g;
+const BY_ID = /\bgetElementById\s*\(|\bquerySelector(?:All)?\s*\(\s*['"`]#/g;
 
 // src/lib/paraglide is Paraglide's compiled output (git-ignored), not code anyone reads.
 const GENERATED = join(LIB, 'paraglide');
@@ -24,6 +30,110 @@ const folders = readdirSync(LIB).filter(
 	(name) => statSync(join(LIB, name)).isDirectory() && join(LIB, name) !== GENERATED
 );
 
+const SRC = resolve(LIB, '..');
+
+/** Every source file of src/, routes and workers included. */
+const allSources = [
+	...filesUnder(SRC).filter((path) => /\.(?:ts|js|svelte)$/.test(path) && !path.startsWith(LIB)),
+	...sources
+];
+
+/**
+ * The file of src/ an import names, or null for a package, a generated or virtual module, or a
+ * file that is not code (CSS, JSON). Resolved as Vite does for this project: `$lib/` is src/lib,
+ * a query (`?locale=zh-CN`) names the same file, and the extension may be left out.
+ */
+function resolveImport(from: string, spec: string): string | null {
+	const path = spec.split('?')[0] ?? '';
+	const base = path.startsWith('$lib/')
+		? join(LIB, path.slice('$lib/'.length))
+		: path.startsWith('.')
+			? resolve(dirname(from), path)
+			: null;
+	if (base === null) return null;
+	const candidates = [
+		base,
+		`${base}.ts`,
+		`${base}.js`,
+		`${base}.svelte.ts`,
+		join(base, 'index.ts')
+	];
+	return candidates.find((candidate) => known.has(candidate)) ?? null;
+}
+const known = new Set(allSources);
+
+/**
+ * file → the files of src/ it imports: static, dynamic (`import()`), re-exports and type-only
+ * imports alike. A type-only import is erased at run time, yet it ties the two files as much for
+ * the reader, who must read both to understand either (mac/errors.ts reads its codes' types from
+ * error-messages.ts, which needs errors.ts to throw them): a circle of types is a circle.
+ */
+function fileImports(): Map<string, string[]> {
+	return new Map(
+		allSources.map((file) => [
+			file,
+			[...readFileSync(file, 'utf8').matchAll(IMPORT)].flatMap(([, spec = '']) => {
+				const target = resolveImport(file, spec);
+				return target === null ? [] : [target];
+			})
+		])
+	);
+}
+
+/**
+ * The circles among the files: each group of files that reach each other through imports
+ * (Tarjan's strongly connected components), written as one chain of imports that goes round it.
+ */
+function fileCircles(graph: Map<string, string[]>): string[] {
+	const index = new Map<string, number>();
+	const low = new Map<string, number>();
+	const stack: string[] = [];
+	const groups: string[][] = [];
+	const visit = (file: string) => {
+		index.set(file, index.size);
+		low.set(file, index.get(file) ?? 0);
+		stack.push(file);
+		for (const next of graph.get(file) ?? []) {
+			if (!index.has(next)) {
+				visit(next);
+				low.set(file, Math.min(low.get(file) ?? 0, low.get(next) ?? 0));
+			} else if (stack.includes(next)) {
+				low.set(file, Math.min(low.get(file) ?? 0, index.get(next) ?? 0));
+			}
+		}
+		if (low.get(file) !== index.get(file)) return;
+		const group: string[] = [];
+		let member: string | undefined;
+		do {
+			member = stack.pop();
+			if (member !== undefined) group.push(member);
+		} while (member !== undefined && member !== file);
+		if (group.length > 1 || graph.get(file)?.includes(file)) groups.push(group);
+	};
+	for (const file of graph.keys()) if (!index.has(file)) visit(file);
+	return groups.map((group) => {
+		// One way round: from the group's first file along imports inside the group, back to it.
+		const inGroup = new Set(group);
+		const start = [...group].sort()[0] ?? '';
+		const path = [start];
+		const seen = new Set<string>();
+		const walk = (file: string): boolean => {
+			for (const next of graph.get(file) ?? []) {
+				if (!inGroup.has(next)) continue;
+				if (next === start) return true;
+				if (seen.has(next)) continue;
+				seen.add(next);
+				path.push(next);
+				if (walk(next)) return true;
+				path.pop();
+			}
+			return false;
+		};
+		walk(start);
+		return [...path, start].map((file) => relative(SRC, file)).join(' → ');
+	});
+}
+
 /** The top folder of src/lib a path is in, or null for a file directly in src/lib. */
 function folderOf(path: string): string | null {
 	const parts = relative(LIB, path).split('/');
@@ -38,9 +148,7 @@ function folderImports(): Map<string, Map<string, string[]>> {
 		const from = folderOf(file);
 		if (from === null) continue;
 		const text = readFileSync(file, 'utf8');
-		for (const [, spec = ''] of text.matchAll(
-			/(?:from\s+|import\s*\(\s*|import\s+)['"]([^'"]+)['"]/g
-		)) {
+		for (const [, spec = ''] of text.matchAll(IMPORT)) {
 			const target = spec.startsWith('$lib/')
 				? join(LIB, spec.slice('$lib/'.length))
 				: spec.startsWith('.')
@@ -107,6 +215,16 @@ describe('the layout of src/lib', () => {
 		expect(cycles(graph)).toEqual([]);
 	});
 
+	it('has no circle of imports among the files of src/', () => {
+		const graph = fileImports();
+		// The test sees the imports it checks: $lib/, ./ and ../, a .svelte.ts file, a dynamic import.
+		const page = graph.get(join(LIB, 'pages/SignPage.svelte')) ?? [];
+		expect(page).toContain(join(LIB, 'playground/playground.svelte.ts'));
+		expect(page).toContain(join(LIB, 'send/ResponseView.svelte'));
+		expect(graph.get(join(LIB, 'mac/index.ts'))).toContain(join(LIB, 'mac/errors.ts'));
+		expect(fileCircles(graph)).toEqual([]);
+	});
+
 	it(`has no folder with more than ${MAX_FILES_PER_FOLDER} files directly in it`, () => {
 		const crowded = folders
 			.map((folder) => {
@@ -124,6 +242,61 @@ describe('the layout of src/lib', () => {
 			.map((file) => `${relative(LIB, file)}: ${readFileSync(file, 'utf8').split('\n').length}`)
 			.filter((entry) => Number(entry.split(': ')[1]) > MAX_LINES);
 		expect(long).toEqual([]);
+	});
+
+	it('writes the facts of the service in account-api/ alone: the ts window, the operations', () => {
+		const window = new RegExp(`\\b${TS_WINDOW_SECONDS}\\b(?!\\s*(?:px|ns|ms)\\b)`, 'g');
+		// Other numbers that are written the same: HTTP's class of redirects.
+		const notTheWindow = [/status >= 300 && status < 400/g];
+		const paths = Object.values(OPERATIONS).map(({ path }) => path);
+		const written = sources
+			.filter((file) => !file.startsWith(join(LIB, 'account-api/')))
+			.flatMap((file) => {
+				let text = readFileSync(file, 'utf8');
+				for (const other of notTheWindow) text = text.replace(other, '');
+				const where = relative(LIB, file);
+				return [
+					...[...text.matchAll(window)].map(() => `${where}: ${TS_WINDOW_SECONDS}`),
+					...paths.filter((path) => text.includes(path)).map((path) => `${where}: ${path}`)
+				];
+			});
+		// The test sees what it checks: the window and the paths are in their home.
+		expect(readFileSync(join(LIB, 'account-api/ts-window.ts'), 'utf8')).toMatch(window);
+		expect(written).toEqual([]);
+	});
+
+	it('leaves the way to another page to pages/: components ask through a callback prop', () => {
+		// A component that imports another page's hand-over and calls goto itself ties its area to
+		// that page; given onverify or ontriage, the page decides where the request goes.
+		const graph = fileImports();
+		const pages = join(LIB, 'pages/');
+		const reaching = sources
+			.filter((file) => !file.startsWith(pages))
+			.flatMap((file) => [
+				...(/\bgoto\b[^;]+from '\$app\/navigation'/.test(readFileSync(file, 'utf8'))
+					? [`${relative(LIB, file)}: goto`]
+					: []),
+				...(graph.get(file) ?? [])
+					.filter((target) => target.startsWith(pages))
+					.map((target) => `${relative(LIB, file)}: ${relative(LIB, target)}`)
+			]);
+		expect(reaching).toEqual([]);
+		// One hand-over helper and one module for the tab's state, both in pages/.
+		const named = (pattern: RegExp) =>
+			sources.filter((file) => pattern.test(file)).map((file) => relative(LIB, file));
+		expect(named(/hand-?off[^/]*$/i)).toEqual(['pages/handoff.ts']);
+		expect(named(/[/-]tab(?:-state)?\.svelte\.ts$/)).toEqual(['pages/tab.svelte.ts']);
+	});
+
+	it('finds no element by its DOM id: a reference or the state that owns it is passed instead', () => {
+		// An id looked up from elsewhere breaks silently when the element's area renames or drops it;
+		// an attachment, bind:this or a FocusRequests of the owning state cannot be lost that way.
+		const lookups = sources.flatMap((file) =>
+			[...readFileSync(file, 'utf8').matchAll(BY_ID)].map(
+				([lookup]) => `${relative(LIB, file)}: ${lookup}`
+			)
+		);
+		expect(lookups).toEqual([]);
 	});
 
 	it('keeps text out of state: no .svelte.ts module imports the messages', () => {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { MacInputError, cmdQuote, fromBase64, isBase64, parseAuthorization } from '$lib/mac';
 import { detectKind, parseRawRequest } from '$lib/read';
 import { readLogLine } from '$lib/read/read-lines';
-import { operationUrl } from '$lib/playground/operation';
+import { operationUrl } from '$lib/account-api/operations';
 import { visibleSegments } from '$lib/ui/visible';
 
 /** Long enough that quadratic work takes tens of seconds; linear work, milliseconds. */

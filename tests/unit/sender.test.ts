@@ -6,7 +6,9 @@ import { replacedText } from '$lib/playground/first-use/replaced';
 import { presetLabel } from '$lib/playground/texts';
 import { Sandbox } from '$lib/sandbox/sandbox.svelte';
 import { explainResponse } from '$lib/send/explain';
-import { MAX_ATTEMPTS, RETRY_DELAY_MS, Sender } from '$lib/send/sender.svelte';
+import { MAX_ATTEMPTS } from '$lib/account-api/error-codes';
+import { RETRY_DELAY_MS } from '$lib/send/attempts';
+import { Sender } from '$lib/send/sender.svelte';
 import { render } from 'virtual:messages/status';
 
 const HOSTS = hostsOf(Object.values(BASE_URLS));

@@ -1,4 +1,5 @@
 import { text, type Text } from '$lib/i18n/text';
+import { TS_WINDOW_SECONDS } from '$lib/account-api/ts-window';
 import { isTimestamp } from '$lib/mac';
 import { sentences } from '../i18n/shown-text';
 import { formatInstant, type SentAt, type SentAtSource } from '../read/sent-at';
@@ -88,7 +89,7 @@ function zoneName(offsetSeconds: number): string {
 export function clockCheck(
 	ts: string,
 	nowMs: number,
-	windowSeconds = 300,
+	windowSeconds = TS_WINDOW_SECONDS,
 	sent: SentAt | null = null
 ): ClockCheck {
 	const against = sent === null ? 'now' : 'sent';

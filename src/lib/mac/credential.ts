@@ -1,4 +1,4 @@
-import type { CredentialIssueCode, MacErrorDetail } from './error-messages';
+import type { CredentialIssueCode, MacErrorDetail } from './error-codes';
 import { MacInputError, describeMacError, kindOf, requireText } from './errors';
 import { MAC_ALGORITHM, isSupportedAlgorithm } from './sign';
 

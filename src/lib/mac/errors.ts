@@ -1,4 +1,4 @@
-import type { MacErrorCode, MacErrorDetail, MacErrorParams, ValueKind } from './error-messages';
+import type { MacErrorCode, MacErrorDetail, MacErrorParams, ValueKind } from './error-codes';
 
 /**
  * What a MacInputError's `message` says: the English text of its code, once error-messages.ts (the

@@ -1,4 +1,4 @@
-import type { MacErrorDetail } from './error-messages';
+import type { MacErrorDetail } from './error-codes';
 import { MacInputError, requireObject, requireText } from './errors';
 
 export interface MacHeaderParams {

@@ -1,16 +1,15 @@
 // The protocol core: plain TypeScript, no Svelte, so the browser, the sandbox, the relay and Node tests share it.
 export { MacInputError, attempt, type Outcome } from './errors';
-export {
-	MAC_ERROR_MESSAGES,
-	macErrorMessage,
-	type CredentialIssueCode,
-	type MacErrorCode,
-	type MacErrorDetail,
-	type MacErrorMessages,
-	type MacErrorParams,
-	type MacErrorParamsMap,
-	type ValueKind
-} from './error-messages';
+export { MAC_ERROR_MESSAGES, macErrorMessage } from './error-messages';
+export type {
+	CredentialIssueCode,
+	MacErrorCode,
+	MacErrorDetail,
+	MacErrorMessages,
+	MacErrorParams,
+	MacErrorParamsMap,
+	ValueKind
+} from './error-codes';
 export { fromBase64, isBase64, toBase64, toBase64Url, toHex, utf8Bytes } from './encoding';
 export {
 	BASE_STRING_RULES,

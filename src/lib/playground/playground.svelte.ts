@@ -28,7 +28,7 @@ import {
 	type Operation,
 	type Scope,
 	type ScopeReason
-} from './operation';
+} from '$lib/account-api/operations';
 import { signOutputs, type SignedOutputs } from './outputs';
 import { DEFAULT_PRESET, type Preset } from './presets';
 

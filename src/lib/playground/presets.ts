@@ -1,5 +1,5 @@
 import { DEMO_ACCOUNTS } from '$lib/sandbox/accounts';
-import { SCOPES, type Scope } from './operation';
+import { SCOPES, type Scope } from '$lib/account-api/operations';
 
 /** A complete set of playground inputs that a user can load with one click. */
 export interface Preset {

@@ -7,7 +7,7 @@
 import { macErrorTextLazy } from '$lib/i18n/mac-error-text-lazy';
 import { m } from '$lib/paraglide/messages.js';
 import type { FieldMessage } from '$lib/ui/FieldNote.svelte';
-import type { Operation, ScopeReason } from './operation';
+import type { Operation, ScopeReason } from '$lib/account-api/operations';
 import type { FieldProblem, PlaygroundNote } from './playground.svelte';
 
 export function scopeReasonText(reason: ScopeReason): string {

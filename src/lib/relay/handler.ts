@@ -1,4 +1,5 @@
 import { DEPLOYMENT_HOSTS } from '../account-api/deployments';
+import { OPERATIONS } from '../account-api/operations';
 import { isIpLiteral, isPublicAddress } from './ip';
 import { DEFAULT_ALLOWED_ORIGINS, originAllowed } from './origins';
 import { RELAY_ERROR_HEADER, RELAY_ERRORS, type RelayErrorCode } from './protocol';
@@ -332,7 +333,7 @@ export function createRelayCore(
 		if (raw === null) {
 			return fail(
 				'usage',
-				`Ask for /?url=<encoded upstream URL> or /<upstream URL>, e.g. /https://${DEPLOYMENT_HOSTS[0]}/account/basic-info/v1?client_id=…`
+				`Ask for /?url=<encoded upstream URL> or /<upstream URL>, e.g. /https://${DEPLOYMENT_HOSTS[0]}${OPERATIONS['basic-info'].path}?client_id=…`
 			);
 		}
 		const target = splitHttpUrl(raw);

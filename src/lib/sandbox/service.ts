@@ -2,8 +2,9 @@
 import { baseString, macErrorMessage, parseAuthorization, requestTarget, sign } from '../mac';
 import { MacInputError } from '../mac/errors';
 import { isTimestamp, randomNonce } from '../mac/ts-nonce';
-import { ERROR_CODES, type ErrorCode } from '../account-api/error-codes';
+import { ERROR_CODES, STATUS_TEXTS, type ErrorCode } from '../account-api/error-codes';
 import { wrap } from '../account-api/envelope';
+import { OPERATIONS, operationAt } from '../account-api/operations';
 import { DEMO_ACCOUNTS } from './accounts';
 import { DEMO_USERS, vendorOf } from './directory';
 import type { SandboxState, SandboxToken } from './state';
@@ -11,20 +12,6 @@ import { openid, unionid } from './identifiers';
 
 export { initialSandboxState, type SandboxState, type SandboxToken } from './state';
 export { vendorOf };
-
-export const OPERATION_PATHS = {
-	'/account/basic-info/v1': 'basic_info',
-	'/account/profile/v1': 'public_profile'
-} as const;
-
-const STATUS_TEXT: Record<number, string> = {
-	200: 'OK',
-	400: 'Bad Request',
-	401: 'Unauthorized',
-	403: 'Forbidden',
-	404: 'Not Found',
-	500: 'Internal Server Error'
-};
 
 /** Thrown when the request's host is not one the sandbox answers for: as if DNS found nothing. */
 export class SandboxUnreachable extends Error {
@@ -81,8 +68,8 @@ export class SandboxService {
 		if (request.method !== 'GET') {
 			return this.error(now, 'invalid_request', `Only GET is supported, not ${request.method}.`);
 		}
-		const scope = OPERATION_PATHS[url.pathname as keyof typeof OPERATION_PATHS];
-		if (!scope) return this.error(now, 'not_found', `No resource at ${url.pathname}.`);
+		const operation = operationAt(url.pathname);
+		if (!operation) return this.error(now, 'not_found', `No resource at ${url.pathname}.`);
 
 		const header = request.headers.get('authorization');
 		if (header === null)
@@ -159,6 +146,7 @@ export class SandboxService {
 				`client_id "${clientId}" is not the application this token was issued to.`
 			);
 		}
+		const { scope } = OPERATIONS[operation];
 		if (!token.scopes.includes(scope)) {
 			return this.error(now, 'forbidden', `The user did not grant ${scope}.`);
 		}
@@ -229,7 +217,7 @@ export class SandboxService {
 	private respond(now: number, status: number, body: unknown): Response {
 		return new Response(JSON.stringify(body), {
 			status,
-			statusText: STATUS_TEXT[status] ?? '',
+			statusText: STATUS_TEXTS[status] ?? '',
 			headers: {
 				'content-type': 'application/json; charset=utf-8',
 				date: new Date(now).toUTCString(),

@@ -1,3 +1,4 @@
+import { TS_WINDOW_SECONDS } from '../account-api/ts-window';
 import { DEMO_ACCOUNTS } from './accounts';
 
 export interface SandboxToken {
@@ -37,7 +38,7 @@ export function initialSandboxState(): SandboxState {
 			scopes: [...account.scopes],
 			status: 'valid'
 		})),
-		windowSeconds: 300,
+		windowSeconds: TS_WINDOW_SECONDS,
 		clockSkewSeconds: 0,
 		failNext: 0,
 		usedNonces: {},

@@ -6,7 +6,8 @@ import type { Playground } from '../playground/playground.svelte';
 import type { Sandbox } from '../sandbox/sandbox.svelte';
 import { explainResponse, type Explanation } from './explain';
 import { sendRequest, type SendOutcome } from './send';
-import { MAX_ATTEMPTS, RETRY_DELAY_MS, type Sender, type SendResult } from './sender.svelte';
+import { MAX_ATTEMPTS } from '../account-api/error-codes';
+import { RETRY_DELAY_MS, type SendResult, type SendState } from './attempts';
 
 function summarize(outcome: SendOutcome, explanation: Explanation | null): Text {
 	if (outcome.kind === 'fault') return outcome.message;
@@ -18,7 +19,7 @@ function summarize(outcome: SendOutcome, explanation: Explanation | null): Text 
 
 /** Sends the sender's request, again after server_error up to MAX_ATTEMPTS, into its state. */
 export async function sendWithRetries(
-	sender: Sender,
+	sender: SendState,
 	playground: Playground,
 	sandbox: Sandbox
 ): Promise<void> {
@@ -51,7 +52,7 @@ export async function sendWithRetries(
 
 /** One request with a fresh nonce (unless the user typed one) and the ts of this moment. */
 async function sendOnce(
-	sender: Sender,
+	sender: SendState,
 	playground: Playground,
 	sandbox: Sandbox
 ): Promise<SendResult | null> {

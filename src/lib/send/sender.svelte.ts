@@ -5,38 +5,13 @@ import type { Playground } from '../playground/playground.svelte';
 import type { Sandbox } from '../sandbox/sandbox.svelte';
 import { FocusRequests } from '../ui/focus-requests.svelte';
 import { Loaded } from '../ui/loaded.svelte';
-import type { Explanation } from './explain';
-import type { SendOutcome, Target } from './send';
+import type { Attempt, SendResult, SendState } from './attempts';
+import type { Target } from './send';
 
-/** Spec §7 and §8: at most 3 attempts after server_error. */
-export const MAX_ATTEMPTS = 3;
-/** The short wait before a retry, growing with each attempt. */
-export const RETRY_DELAY_MS = 700;
 const PROXY_SETTING_KEY = 'mac-playground:proxy-setting';
 
-export interface Attempt {
-	number: number;
-	atMs: number;
-	summary: Text;
-	serverError: boolean;
-}
-
-export interface SendResult {
-	target: Target;
-	upstreamUrl: string;
-	requestUrl: string;
-	kid: string;
-	/** Sent to the sandbox with a kid it never issued: it can only refuse such a request. */
-	kidUnknownToSandbox: boolean;
-	authorization: string | null;
-	/** The signed request as curl, and the key it was signed with: what /verify needs to check it. */
-	signedRequest: { curl: string; macKey: string };
-	outcome: SendOutcome;
-	explanation: Explanation | null;
-}
-
 /** Sending the playground's request: the target, the retries after server_error, and what came back. */
-export class Sender {
+export class Sender implements SendState {
 	target = $state<Target>('sandbox');
 	proxySetting = $state('http://127.0.0.1:8787/');
 	omitAuthorization = $state(false);
@@ -49,8 +24,8 @@ export class Sender {
 	refused = $state<{ key: string; code: string } | null>(null);
 	/** The last Send could not fetch the code it loads on first use (offline, a new deployment). */
 	unavailable = $state(false);
-	/** Fields of the Send panel that an action elsewhere sends the focus to. */
-	readonly focus = new FocusRequests<'relay-address'>();
+	/** Parts of the Send panel that an action elsewhere sends the focus to. */
+	readonly focus = new FocusRequests<'relay-address' | 'send-heading'>();
 
 	readonly #playground: Playground;
 	readonly #sandbox: Sandbox;

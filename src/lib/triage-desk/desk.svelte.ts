@@ -1,7 +1,7 @@
 // The triage page's state: what is given (requests as a file or a text, the keys), the run in the
 // worker (format, progress, verdicts as they come, the summary) and the table's view of the
 // verdicts (filter and sort). No language: components render every word.
-import { DEFAULT_WINDOW_SECONDS } from '$lib/triage/engine';
+import { TS_WINDOW_SECONDS } from '$lib/account-api/ts-window';
 import { CSV_HEADER, csvRow } from '$lib/triage/exports';
 import { parseKeys, type KeyProblem, type Keyring } from '$lib/triage/keys';
 import {
@@ -48,7 +48,7 @@ export type SummaryCounts = TriageCounts & {
 
 /** The Summary's counts before anything is counted. */
 export const NO_COUNTS: SummaryCounts = {
-	...new Tally(DEFAULT_WINDOW_SECONDS).counts(),
+	...new Tally(TS_WINDOW_SECONDS).counts(),
 	skipped: null
 };
 

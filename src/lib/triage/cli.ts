@@ -13,6 +13,7 @@ import { NonceLedger } from './tally';
 import { encodeLedger, mergeParts, type PartSummary } from './node/merge';
 import { OutFile, identify, refusal, stdinIdentity, type Identity } from './node/out-file';
 import type { HmacEngine, TriageSummary } from './types';
+import { TS_WINDOW_SECONDS } from '$lib/account-api/ts-window';
 import { decodeText } from '$lib/read';
 import type { UnreadableCode } from '$lib/read/types';
 
@@ -32,7 +33,7 @@ in KEYFILE, and groups them by the mistake that explains each mismatch. FILE - i
   --json           the summary as JSON, with what --merge needs (the kid and nonce pairs, hashed)
   --merge          adds up the --json summaries of the parts of one log, given in the log's order
                    (split by lines: split -n l/N), into the summary of the whole log
-  --window SECONDS the server's ts window (default 300; the spec does not state it)
+  --window SECONDS the server's ts window (default ${TS_WINDOW_SECONDS}; the spec does not state it)
   --reveal-kid     kids in full in the verdicts and the summary (masked by default)
   --hmac ENGINE    own (default), noble or subtle
   --help           this text
@@ -109,7 +110,7 @@ export function parseArgs(
 	if (extra !== undefined) return `One FILE only: "${file}" and "${extra}" were given.`;
 	const keys = given.get('--keys');
 	if (typeof keys !== 'string') return 'Give the keys: --keys KEYFILE.';
-	const window = given.get('--window') ?? '300';
+	const window = given.get('--window') ?? String(TS_WINDOW_SECONDS);
 	if (typeof window !== 'string' || !/^\d+$/.test(window))
 		return `--window takes whole seconds, not "${window}".`;
 	const hmac = given.get('--hmac') ?? 'own';

@@ -13,16 +13,14 @@ import type {
 	VerdictRecord
 } from './types';
 import { checkRequest, diagnoseMistake, unreadableRecord, type CheckContext } from './verify';
+import { TS_WINDOW_SECONDS } from '$lib/account-api/ts-window';
 import type { DiagnoseInput } from '$lib/diagnosis/diagnose';
 import { clientCode, headerShape } from '$lib/diagnosis/likely-client';
-
-/** The server's window for ts, as the sandbox assumes it: the spec does not state it (§5.8). */
-export const DEFAULT_WINDOW_SECONDS = 300;
 
 export interface TriageOptions {
 	/** Aborting stops the run at once: no more verdicts, and a summary with `cancelled: true`. */
 	signal?: AbortSignal;
-	/** ±seconds a ts may differ from its logged time (default 300, the sandbox's). */
+	/** ±seconds a ts may differ from its logged time (by default the sandbox's: TS_WINDOW_SECONDS). */
 	windowSeconds?: number;
 	hmac?: HmacEngine;
 	/**
@@ -102,7 +100,7 @@ export async function triage(
 	options: TriageOptions = {}
 ): Promise<TriageSummary> {
 	const started = performance.now();
-	const windowSeconds = options.windowSeconds ?? DEFAULT_WINDOW_SECONDS;
+	const windowSeconds = options.windowSeconds ?? TS_WINDOW_SECONDS;
 	const engine = options.hmac ?? 'own';
 	const batchSize = options.batchSize ?? 2000;
 	const intervalMs = options.intervalMs ?? 100;

@@ -21,7 +21,7 @@ export {
 	type Keyring,
 	type ParsedKeys
 } from './keys';
-export { DEFAULT_WINDOW_SECONDS, triage, triageText, type TriageOptions } from './engine';
+export { triage, triageText, type TriageOptions } from './engine';
 export {
 	CSV_COLUMNS,
 	CSV_HEADER,

@@ -3,6 +3,7 @@
 // counts add up; what does not is carried by each part: its kid and nonce pairs, so that a nonce a
 // later part uses again counts as used again, as it would in one run over the whole log.
 import { Buffer } from 'node:buffer';
+import { TS_WINDOW_SECONDS } from '$lib/account-api/ts-window';
 import { NonceLedger, Tally } from '../tally';
 import type { TriageSummary } from '../types';
 
@@ -169,7 +170,7 @@ export function mergeParts(parts: readonly Part[]): { summary: PartSummary } | s
 	const other = read.find((summary) => summary.format !== format);
 	if (other !== undefined)
 		return `${parts[summaries.indexOf(other)]?.name} was read as ${other.format}, an earlier part as ${format}: parts of one log are read alike.`;
-	const windowSeconds = summaries[0]?.clock.windowSeconds ?? 300;
+	const windowSeconds = summaries[0]?.clock.windowSeconds ?? TS_WINDOW_SECONDS;
 	const window = summaries.findIndex((summary) => summary.clock.windowSeconds !== windowSeconds);
 	if (window !== -1)
 		return `${parts[window]?.name} was triaged with --window ${summaries[window]?.clock.windowSeconds}, ${parts[0]?.name} with ${windowSeconds}: give every part the same.`;

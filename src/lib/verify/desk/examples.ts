@@ -6,6 +6,7 @@
  * page that imports this module (a copy per language): the desk holds examples, and compares them by
  * their inputs, never by their label.
  */
+import { OPERATIONS } from '$lib/account-api/operations';
 import { m } from '$lib/paraglide/messages.js';
 
 export interface VerifyExample {
@@ -21,6 +22,8 @@ export interface VerifyExample {
 	expected: 'match' | string[];
 }
 
+const PROFILE = OPERATIONS.profile.path;
+const BASIC_INFO = OPERATIONS['basic-info'].path;
 const PROFILE_KEY = 'demo-mac-key-profile-Q9sLx2';
 const BASIC_KEY = 'demo-mac-key-basic-Zr7Wm4';
 
@@ -31,14 +34,14 @@ export const VERIFY_EXAMPLES: readonly VerifyExample[] = [
 		signedRequest:
 			'Authorization: MAC id="demo-kid-profile-4f1c",ts="1763700000",nonce="dGhpcyBpcyBhIG5vbmNl",mac="7B/5A5eKFqw1GoLu05hbpI9wkrU="',
 		macKey: PROFILE_KEY,
-		url: 'https://open.tapapis.cn/account/profile/v1?client_id=demo-client-0001',
+		url: `https://open.tapapis.cn${PROFILE}?client_id=demo-client-0001`,
 		expected: 'match'
 	},
 	{
 		id: 'query-dropped',
 		label: m.verify_example_query_dropped(),
 		signedRequest: [
-			"curl 'https://open.tapapis.cn/account/basic-info/v1?client_id=demo-client-0001' \\",
+			`curl 'https://open.tapapis.cn${BASIC_INFO}?client_id=demo-client-0001' \\`,
 			'  -H \'Authorization: MAC id="demo-kid-basic-8a2e", ts="1763700120", nonce="q1w2e3r4t5y6u7i8", mac="0tDTr8BhxeEZAyy+3h2zVl0J2Ws="\''
 		].join('\n'),
 		macKey: BASIC_KEY,
@@ -48,7 +51,7 @@ export const VERIFY_EXAMPLES: readonly VerifyExample[] = [
 		id: 'host-with-port',
 		label: m.verify_example_host_with_port(),
 		signedRequest: [
-			'GET /account/profile/v1?client_id=demo-client-0001 HTTP/1.1',
+			`GET ${PROFILE}?client_id=demo-client-0001 HTTP/1.1`,
 			'Host: open.tapapis.com',
 			'Authorization: MAC id="demo-kid-profile-4f1c",ts="1763700240",nonce="Zm9vYmFyYmF6cXV4",mac="cferh4LOaBZLOtPxj5GpLiLIObI="',
 			'Accept: application/json'
@@ -58,7 +61,7 @@ export const VERIFY_EXAMPLES: readonly VerifyExample[] = [
 			'1763700240',
 			'Zm9vYmFyYmF6cXV4',
 			'GET',
-			'/account/profile/v1?client_id=demo-client-0001',
+			`${PROFILE}?client_id=demo-client-0001`,
 			'open.tapapis.com:443',
 			'443',
 			'',
@@ -72,14 +75,14 @@ export const VERIFY_EXAMPLES: readonly VerifyExample[] = [
 		signedRequest:
 			'Authorization: MAC id="kid-b64-demo",ts="1763700360",nonce="bm9uY2UtZm91cg==",mac="O1OS//R8WoQPVof5gUfF6jfFaiQ="',
 		macKey: 'bWFjLWtleS1mb3ItYmFzZTY0LWRlbW8=',
-		url: 'https://open.tapapis.cn/account/profile/v1?client_id=demo-client-0002',
+		url: `https://open.tapapis.cn${PROFILE}?client_id=demo-client-0002`,
 		expected: ['key-base64-decoded']
 	},
 	{
 		id: 'two-mistakes',
 		label: m.verify_example_two_mistakes(),
 		signedRequest: [
-			'curl ^"https://open.tapapis.cn/account/basic-info/v1?client_id=demo-client-0001^" ^',
+			`curl ^"https://open.tapapis.cn${BASIC_INFO}?client_id=demo-client-0001^" ^`,
 			'  -H ^"Authorization: MAC id=^\\^"demo-kid-basic-8a2e^\\^",ts=^\\^"1763700480^\\^",nonce=^\\^"bm9uY2UtZml2ZQ==^\\^",mac=^\\^"JuXuEKj8Y2WoC+waRYPxYG3kULk=^\\^"^"'
 		].join('\n'),
 		macKey: BASIC_KEY,
