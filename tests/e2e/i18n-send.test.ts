@@ -81,8 +81,20 @@ test.describe('the signing page in Chinese', () => {
 		await expect(page.getByLabel('client_id')).toBeFocused();
 	});
 
-	test('access_denied: a wrong mac_key, and signing out locally', async ({ page }) => {
+	test('access_denied: a wrong mac_key is a signature that does not match, not a reason to sign out', async ({
+		page
+	}) => {
 		await page.getByLabel('mac_key', { exact: true }).fill('not-the-key');
+		await send(page).click();
+		await expect(explainer(page, 'access_denied')).toContainText('签名不一致');
+		await expect(explainer(page, 'access_denied')).not.toContainText('退出本地的用户登录信息');
+		await expect(page.getByRole('button', { name: '退出本地登录' })).toHaveCount(0);
+		await expect(page.getByRole('link', { name: '在校验页查找错误' })).toBeVisible();
+	});
+
+	test('access_denied: a revoked token, and signing out locally', async ({ page }) => {
+		await openSandboxSettings(page);
+		await page.getByRole('button', { name: '用户注销授权' }).click();
 		await send(page).click();
 		await expect(explainer(page, 'access_denied')).toContainText(
 			'退出本地的用户登录信息，引导用户重新登录。'

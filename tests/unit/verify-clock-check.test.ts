@@ -73,7 +73,7 @@ describe('clockCheck against when the request was sent', () => {
 		});
 		expect(check).toMatchObject({ ageSeconds: 2, likelyInvalidTime: false, against: 'sent' });
 		expect(english(check.message)).toBe(
-			"ts is 2 seconds before the request was sent (2021-04-12 10:02:32 UTC, the HAR entry's startedDateTime): " +
+			"ts is 2 seconds before the logged time 2021-04-12 10:02:32 UTC (the HAR entry's startedDateTime): " +
 				'within ±5 minutes (an assumption: the spec does not state the allowed difference). ' +
 				'Judged against that time, not now: it is 946 days 12 hours old today, which matters only if the header is sent again.'
 		);
@@ -90,7 +90,7 @@ describe('clockCheck against when the request was sent', () => {
 		});
 		expect(check.likelyInvalidTime).toBe(true);
 		expect(english(check.message)).toMatch(
-			/^ts is 1 hour before the request was sent .*invalid_time\. The signer's clock was behind\./
+			/^ts is 1 hour before the logged time .*invalid_time\. The signer's clock was behind\./
 		);
 	});
 

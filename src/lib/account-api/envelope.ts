@@ -18,6 +18,8 @@ export interface ErrorObject {
 	error_description?: string;
 	/** Extra text the real service may add. */
 	msg?: string;
+	/** The base string the sandbox signed, in its answer to a mac that does not match. */
+	sandbox_base_string?: string;
 }
 
 export type ReadBody =
@@ -74,6 +76,8 @@ export function readBody(text: string): ReadBody {
 		if (typeof inner.error_description === 'string')
 			error.error_description = inner.error_description;
 		if (typeof inner.msg === 'string') error.msg = inner.msg;
+		if (typeof inner.sandbox_base_string === 'string')
+			error.sandbox_base_string = inner.sandbox_base_string;
 		return { kind: 'error', error, now, wrapped };
 	}
 	if (isRecord(inner)) return { kind: 'data', data: inner, now, wrapped };

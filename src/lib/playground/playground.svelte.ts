@@ -30,7 +30,8 @@ import {
 	type ScopeReason
 } from '$lib/account-api/operations';
 import { signOutputs, type SignedOutputs } from './outputs';
-import { DEFAULT_PRESET, type Preset } from './presets';
+import { DEFAULT_PRESET, PRESETS, type Preset } from './presets';
+import { isDemoClientId, isDemoKid } from '$lib/sandbox/accounts';
 
 // What the playground says is held here in no language, as codes and values; the page renders it
 // in its own (texts.ts).
@@ -46,14 +47,19 @@ export type PlaygroundNote =
 				| 'ts_milliseconds'
 				| 'client_id_empty';
 	  }
+	| { code: 'client_id_demo'; clientId: string }
 	| { code: 'algorithm_unsupported'; algorithm: string; supported: string }
 	| { code: 'scope'; reason: ScopeReason }
 	| { code: 'error'; error: MacInputError };
 
-/** A field's note; a blocking one marks the field invalid and stops what depends on it. */
+/**
+ * A field's note; a blocking one marks the field invalid and stops what depends on it, an `invalid`
+ * one marks it invalid and lets the request be signed as it is.
+ */
 export interface FieldProblem {
 	note: PlaygroundNote;
 	blocking: boolean;
+	invalid?: boolean;
 }
 
 /** Why the URL that goes out differs from the one written. */
@@ -76,9 +82,10 @@ export interface CredentialSnapshot {
 	clientId: string;
 }
 
-/** What put another credential in place of the user's: signing out, or a sandbox login. */
+/** What put another credential in place of the user's: signing out, a sandbox login, or a preset. */
 export type Replacement =
 	| { kind: 'signed_out'; yours: string }
+	| { kind: 'preset'; preset: string; yours: string }
 	| { kind: 'login'; account: string; kid: string; clientId: string; yours: string };
 
 /** A credential the page put in place of the user's, with what it replaced, to put back. */
@@ -224,9 +231,23 @@ export class Playground {
 			});
 		if (this.customUrl === null && this.clientId.trim() === '') {
 			add('client_id', { code: 'client_id_empty' }, false);
+		} else if (this.customUrl === null && this.demoClientIdWithOwnKid) {
+			messages.client_id = {
+				note: { code: 'client_id_demo', clientId: this.clientId.trim() },
+				blocking: false,
+				invalid: true
+			};
 		}
 		return messages;
 	});
+	/**
+	 * The sandbox's demo client_id beside a credential the sandbox did not issue (an SDK login result
+	 * pasted or typed): the service would refuse that client_id for the user's own application.
+	 */
+	readonly demoClientIdWithOwnKid = $derived(
+		this.kid !== '' && !isDemoKid(this.kid) && isDemoClientId(this.clientId)
+	);
+
 	readonly blockingFields = $derived(
 		Object.entries(this.messages)
 			.filter(([, entry]) => entry?.blocking)
@@ -259,6 +280,36 @@ export class Playground {
 
 	load(preset: Preset): void {
 		this.replaced = null;
+		this.#apply(preset);
+	}
+
+	/**
+	 * Loads a preset the user picked. A credential of their own (typed or pasted, not a preset's)
+	 * is kept aside in memory, to put back: a click on an example never costs them their kid,
+	 * mac_key and client_id.
+	 */
+	usePreset(preset: Preset): void {
+		const own = !(this.kid === '' && this.macKey === '') && !this.#holdsPreset();
+		if (this.replaced !== null || own)
+			this.#keepToPutBack({
+				kind: 'preset',
+				preset: preset.id,
+				yours: this.replaced?.previous.kid ?? this.kid
+			});
+		this.#apply(preset);
+	}
+
+	/** Whether the credential fields hold a preset's credential, untouched. */
+	#holdsPreset(): boolean {
+		return PRESETS.some(
+			(preset) =>
+				preset.kid === this.kid &&
+				preset.macKey === this.macKey &&
+				preset.clientId === this.clientId
+		);
+	}
+
+	#apply(preset: Preset): void {
 		this.kid = preset.kid;
 		this.macKey = preset.macKey;
 		this.macAlgorithm = MAC_ALGORITHM;

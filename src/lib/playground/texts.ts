@@ -55,6 +55,8 @@ export function noteText(note: PlaygroundNote): string {
 			return m.playground_note_ts_milliseconds();
 		case 'client_id_empty':
 			return m.playground_note_client_id_empty();
+		case 'client_id_demo':
+			return m.playground_note_client_id_demo({ clientId: note.clientId });
 		case 'algorithm_unsupported':
 			return m.playground_note_algorithm({
 				algorithm: note.algorithm,
@@ -69,5 +71,7 @@ export function noteText(note: PlaygroundNote): string {
 
 /** A field's note as the field shows it. */
 export function fieldMessage(problem: FieldProblem | null | undefined): FieldMessage | null {
-	return problem ? { message: noteText(problem.note), blocking: problem.blocking } : null;
+	if (!problem) return null;
+	const message = { message: noteText(problem.note), blocking: problem.blocking };
+	return problem.invalid ? { ...message, invalid: true } : message;
 }

@@ -76,3 +76,12 @@ export function isoTime(value: string, source: SentAtSource): SentAt | null {
 export function formatInstant(ms: number): string {
 	return `${new Date(ms).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
+
+/**
+ * A time as a log line starts with it, which logLineTime reads back as it was: ISO 8601 with its
+ * zone, or without one (read as UTC) when the time was written without one.
+ */
+export function logLineTimeText(sentAt: SentAt): string {
+	const iso = new Date(sentAt.ms).toISOString();
+	return sentAt.zoneKnown ? iso : iso.slice(0, -1);
+}

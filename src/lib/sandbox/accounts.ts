@@ -31,3 +31,17 @@ export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
 		macKey: 'demo-mac-key-basic-Zr7Wm4'
 	}
 ];
+
+/** Whether `kid` is a demo account's, or a later sandbox login's of one (`<kid>-<n>`). */
+export function isDemoKid(kid: string): boolean {
+	return DEMO_ACCOUNTS.some(
+		(account) =>
+			kid === account.kid ||
+			(kid.startsWith(`${account.kid}-`) && /^\d+$/.test(kid.slice(account.kid.length + 1)))
+	);
+}
+
+/** Whether `clientId` is the demo application's, the sandbox's only one. */
+export function isDemoClientId(clientId: string): boolean {
+	return DEMO_ACCOUNTS.some((account) => account.clientId === clientId.trim());
+}

@@ -11,7 +11,17 @@ export interface ErrorTexts {
 	pageAction: string;
 }
 
-export function errorTexts(code: ErrorCode): ErrorTexts {
+/**
+ * The texts of `code`; `signatureMismatch` for an access_denied whose answer says the signature does
+ * not match, which calls for checking the key, not for signing the user out.
+ */
+export function errorTexts(code: ErrorCode, signatureMismatch = false): ErrorTexts {
+	if (code === 'access_denied' && signatureMismatch)
+		return {
+			meaning: m.errors_access_denied_signature_meaning(),
+			behaviour: m.errors_access_denied_signature_behaviour(),
+			pageAction: m.errors_access_denied_signature_page_action()
+		};
 	switch (code) {
 		case 'invalid_request':
 			return {

@@ -33,6 +33,12 @@ export type Explanation =
 			clockOffsetSeconds: number | null;
 			/** The ts sent minus the server's time, in whole seconds, when both are known. */
 			tsOffsetSeconds: number | null;
+			/**
+			 * An access_denied for a signature that does not match, not for a token that is no longer
+			 * valid: the answer says so (the sandbox's base string, or its diagnosis header), and the
+			 * client must not sign the user out for it.
+			 */
+			signatureMismatch: boolean;
 	  }
 	| { kind: 'unknown-code'; error: ErrorObject; message: Text }
 	| { kind: 'unreadable'; message: Text };
@@ -48,6 +54,8 @@ export interface ExplainInput {
 	sentAtMs?: number;
 	/** The ts the request carried, if it carried one. */
 	ts?: string | null;
+	/** The sandbox server's diagnosis header, which it adds to its answer to a wrong mac. */
+	diagnosis?: string | null;
 }
 
 /** A non-string field value as JSON; a value nested too deep to print says so instead. */
@@ -143,7 +151,10 @@ export function explainResponse(input: ExplainInput): Explanation {
 				tsOffsetSeconds:
 					serverMs === null || ts === null || !isTimestamp(ts)
 						? null
-						: Number(ts) - Math.floor(serverMs / 1000)
+						: Number(ts) - Math.floor(serverMs / 1000),
+				signatureMismatch:
+					read.error.error === 'access_denied' &&
+					(read.error.sandbox_base_string !== undefined || /\bmistake=/.test(input.diagnosis ?? ''))
 			};
 		}
 		case 'empty':

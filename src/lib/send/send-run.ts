@@ -81,6 +81,7 @@ async function sendOnce(
 					status: outcome.status,
 					body: outcome.body,
 					date: outcome.headers.find(([name]) => name === 'date')?.[1] ?? null,
+					diagnosis: outcome.headers.find(([name]) => name === 'x-sandbox-diagnosis')?.[1] ?? null,
 					receivedAtMs: Date.now(),
 					sentAtMs,
 					ts: authorization === null ? null : ts

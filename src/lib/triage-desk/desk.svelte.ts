@@ -22,6 +22,7 @@ import {
 	type VerdictRecord
 } from '$lib/triage/types';
 import { VerdictColumns } from '$lib/triage/verdict-batch';
+import { logLineTimeText } from '$lib/read/sent-at';
 import { clientGroup, clientGroupId, clientGroupOf } from '$lib/diagnosis/likely-client';
 
 export type Phase = 'idle' | 'running' | 'done' | 'cancelled' | 'failed';
@@ -109,10 +110,14 @@ export class VerdictRows implements Iterable<VerdictRecord> {
 
 /**
  * The request as /verify reads it (a raw request in absolute form with its Authorization header),
- * for the hand-over of one verdict.
+ * for the hand-over of one verdict. A logged time goes first, as a log line's time: /verify then
+ * judges the ts against when the request was logged, as it does a pasted log line, not against
+ * today's clock; a time logged without a zone stays without one.
  */
 export function signedRequestText(record: VerdictRecord): string {
-	return `${record.method} ${record.url} HTTP/1.1\nAuthorization: ${record.authorization}\n`;
+	const request = `${record.method} ${record.url} HTTP/1.1\nAuthorization: ${record.authorization}\n`;
+	if (record.sentAt === null) return request;
+	return `${logLineTimeText(record.sentAt)} ${request}`;
 }
 
 /** What one slice of an export may take before the page gets the thread back (a long task: 50 ms). */

@@ -16,6 +16,8 @@ export function replacedText(
 	const { by } = replaced;
 	const yours = by.yours || m.playground_empty();
 	if (by.kind === 'signed_out') return m.playground_replaced_signed_out({ yours });
+	if (by.kind === 'preset')
+		return m.playground_replaced_preset({ preset: accountName(by.preset), yours });
 	return m.playground_replaced_login({
 		account: accountName(by.account).toLowerCase(),
 		kid: by.kid,

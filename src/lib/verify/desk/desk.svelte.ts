@@ -9,7 +9,8 @@ import {
 	requestTarget,
 	type MacInputError
 } from '$lib/mac';
-import { text } from '$lib/i18n/text';
+import { text, type MessageParams, type Text } from '$lib/i18n/text';
+import { sentences } from '$lib/i18n/shown-text';
 import { LiveClock } from '$lib/ui/live-clock.svelte';
 import { Settled } from '$lib/ui/settled.svelte';
 import { clockCheck } from '../../diagnosis/clock-check';
@@ -21,7 +22,14 @@ import { BASE_URLS, hostsOf } from '$lib/account-api/deployments';
 import type { VerifyExample } from './examples';
 import type { ListedRequest } from '../../read/parse-signed-request';
 import { LOGGED_BASE_STRING_MAX_CHARS, MAC_KEY_MAX_CHARS } from '../../read/input-limits';
-import { expectedInputOf, firstToOpen, listedVerdicts, type ListedVerdict } from './request-list';
+import {
+	expectedInputOf,
+	firstToOpen,
+	keyKidOf,
+	listedVerdicts,
+	verdictsForKeyKid,
+	type ListedVerdict
+} from './request-list';
 import {
 	shareLink,
 	type ShareLink,
@@ -133,22 +141,35 @@ export class VerifyDesk {
 			: Promise.resolve(null);
 	});
 	readonly #settledListed = new Settled(() => this.#listed);
-	/** Each listed request's verdict, in the list's order; null while they are computed. */
-	get listedVerdicts(): ListedVerdict[] | null {
+	/** Each listed request's verdict against the key alone, before the kids are told apart. */
+	get #keyVerdicts(): ListedVerdict[] | null {
 		const settled = this.#settledListed.current;
 		return settled && settled.requests === this.requests ? settled.verdicts : null;
 	}
 	/** The request the agent opened from the list, with the paste it was opened in. */
 	#chosen = $state<{ signedRequest: string; number: number } | null>(null);
+	readonly #chosenNumber = $derived(
+		this.#chosen?.signedRequest === this.signedRequest ? this.#chosen.number : null
+	);
+	/**
+	 * Which kid the mac_key is for, when the paste holds the requests of several kids: the others'
+	 * requests have no key here, which is not a mismatch.
+	 */
+	readonly keyKid = $derived(
+		this.requests ? keyKidOf(this.requests, this.#keyVerdicts, this.#chosenNumber) : null
+	);
+	/** Each listed request's verdict, in the list's order; null while they are computed. */
+	get listedVerdicts(): ListedVerdict[] | null {
+		const verdicts = this.#keyVerdicts;
+		return verdicts && this.requests
+			? verdictsForKeyKid(this.requests, verdicts, this.keyKid)
+			: null;
+	}
 	/** The listed request the desk verifies: the one opened, else the first that fails. */
 	readonly opened = $derived.by((): ListedRequest | null => {
 		const requests = this.requests;
 		if (!requests) return null;
-		const chosen = this.#chosen;
-		const number =
-			chosen?.signedRequest === this.signedRequest
-				? chosen.number
-				: firstToOpen(requests, this.listedVerdicts);
+		const number = this.#chosenNumber ?? firstToOpen(requests, this.listedVerdicts);
 		return requests.find((listed) => listed.number === number) ?? requests[0] ?? null;
 	});
 
@@ -174,6 +195,12 @@ export class VerifyDesk {
 		return null;
 	});
 	readonly method = $derived(this.request?.method ?? 'GET');
+	/** The kid of the request opened, when the mac_key is another kid's: nothing to verify it with. */
+	readonly kidWithoutKey = $derived(
+		this.keyKid !== null && this.request && this.request.authorization.id !== this.keyKid
+			? this.request.authorization.id
+			: null
+	);
 
 	/** The base string as the customer should have signed it, from their own header and request. */
 	readonly expectedInput = $derived(
@@ -188,7 +215,7 @@ export class VerifyDesk {
 		return this.#settledDiagnosis.current;
 	}
 	readonly diagnosis: Promise<DeskDiagnosis | null> = $derived(
-		this.request && this.target?.ok && this.#key !== ''
+		this.request && this.target?.ok && this.#key !== '' && this.kidWithoutKey === null
 			? diagnoseOrVerdict(
 					{
 						authorization: this.request.authorization,
@@ -234,6 +261,32 @@ export class VerifyDesk {
 			? null
 			: diffLoggedBaseString(this.expectedBase, this.customerBase, this.unescapeCustomerBase)
 	);
+
+	/**
+	 * The diagnosis as the page and the report say it: once the logged base string is compared, the
+	 * verdict no longer asks for it next, and says what the comparison found instead.
+	 */
+	readonly shownDiagnosis: DeskDiagnosis | null | undefined = $derived.by(() => {
+		const diagnosis = this.settledDiagnosis;
+		const diff = this.diff;
+		if (!diagnosis || diff === null || diagnosis.stopped) return diagnosis;
+		const compared: Text = diff.same
+			? text('diagnosis_compared_same')
+			: text('diagnosis_compared_differs', { line: String(diff.firstDifference) });
+		let verdict: Text;
+		if (diagnosis.message.key === 'diagnosis_verdict_unexplained')
+			verdict = text('diagnosis_verdict_unexplained_compared');
+		else if (diagnosis.message.key === 'diagnosis_verdict_stopped')
+			verdict = text(
+				'diagnosis_verdict_stopped_compared',
+				diagnosis.message.params as MessageParams<'diagnosis_verdict_stopped_compared'>
+			);
+		else return diagnosis;
+		return {
+			...diagnosis,
+			message: sentences('diagnosis_sentences', [verdict, compared]) ?? verdict
+		};
+	});
 
 	/** When the request was sent, where the paste or the logged base string's log line says so. */
 	readonly sentAt = $derived(this.request?.sentAt ?? this.diff?.read.loggedAt ?? null);

@@ -10,8 +10,11 @@ import {
 } from '$lib/mac';
 import type { ListedRequest, SignedRequest } from '../../read/parse-signed-request';
 
-/** A listed request's verdict: 'no-key' until a mac_key is given, 'unreadable' when it cannot be checked. */
-export type ListedVerdict = 'match' | 'mismatch' | 'no-key' | 'unreadable';
+/**
+ * A listed request's verdict: 'no-key' until a mac_key is given, 'no-key-for-kid' for a request of
+ * another kid than the key's (a paste of several kids), 'unreadable' when it cannot be checked.
+ */
+export type ListedVerdict = 'match' | 'mismatch' | 'no-key' | 'no-key-for-kid' | 'unreadable';
 
 /** The base string's inputs as the customer should have signed them, from their own header and URL. */
 export function expectedInputOf(request: SignedRequest, target: RequestTarget): BaseStringInput {
@@ -64,4 +67,45 @@ export function firstToOpen(
 	if (mismatch >= 0) return requests[mismatch]?.number ?? null;
 	const refused = requests.find((listed) => listed.status !== null && listed.status >= 400);
 	return (refused ?? requests[0])?.number ?? null;
+}
+
+/** The kid a listed request's header names; null when its header cannot be read. */
+export function kidOf(listed: ListedRequest): string | null {
+	return listed.parsed.ok ? listed.parsed.value.authorization.id : null;
+}
+
+/**
+ * Which kid the mac_key is for, in a paste of requests from several kids: the one kid whose requests
+ * it matches; when it matches none, the kid of the request the agent opened (`chosen`), else of the
+ * first request. Null for a paste of one kid, before a key is given, or when the key matches the
+ * requests of more than one kid (then no kid is told it has no key).
+ */
+export function keyKidOf(
+	requests: readonly ListedRequest[],
+	verdicts: readonly ListedVerdict[] | null,
+	chosen: number | null
+): string | null {
+	const kids = new Set(requests.map(kidOf).filter((kid) => kid !== null));
+	if (kids.size < 2 || verdicts === null || verdicts.every((verdict) => verdict === 'no-key'))
+		return null;
+	const matched = new Set(requests.filter((_, index) => verdicts[index] === 'match').map(kidOf));
+	if (matched.size > 1) return null;
+	const [only] = matched;
+	if (only !== undefined) return only;
+	const opened = requests.find((listed) => listed.number === chosen) ?? requests[0];
+	return opened ? kidOf(opened) : null;
+}
+
+/** The verdicts with each request of another kid than the key's said to have no key for its kid. */
+export function verdictsForKeyKid(
+	requests: readonly ListedRequest[],
+	verdicts: readonly ListedVerdict[],
+	keyKid: string | null
+): ListedVerdict[] {
+	if (keyKid === null) return [...verdicts];
+	return verdicts.map((verdict, index) => {
+		const listed = requests[index];
+		const kid = listed ? kidOf(listed) : null;
+		return verdict === 'mismatch' && kid !== null && kid !== keyKid ? 'no-key-for-kid' : verdict;
+	});
 }
