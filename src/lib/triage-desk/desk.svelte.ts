@@ -36,7 +36,20 @@ export type GroupFilter =
 	/** A mismatch's mistake id, or 'unexplained'. */
 	| `mistake:${string}`;
 
-export type SortColumn = 'number' | 'method' | 'url' | 'kid' | 'verdict' | 'mistake' | 'client';
+export type SortColumn =
+	| 'number'
+	| 'method'
+	| 'url'
+	| 'kid'
+	| 'verdict'
+	| 'mistake'
+	| 'status'
+	| 'clock'
+	| 'nonce'
+	| 'client';
+
+/** A filter by the status logged: 'all', a status ('401'), or 'none' for a request logged without one. */
+export type StatusFilter = 'all' | 'none' | `${number}`;
 export type SortDirection = 'ascending' | 'descending';
 
 export type TriageWorker = TriagePort<TriageReport, TriageCommand> & { terminate(): void };
@@ -58,6 +71,11 @@ export function mistakeGroup(record: VerdictRecord): string | null {
 	return record.verdict === 'mismatch' ? (record.mistake ?? UNEXPLAINED) : null;
 }
 
+function hasStatus(columns: VerdictColumns, index: number, status: StatusFilter): boolean {
+	const logged = columns.status(index);
+	return status === 'none' ? logged === null : logged === Number(status);
+}
+
 function inGroup(columns: VerdictColumns, index: number, group: GroupFilter): boolean {
 	if (group === 'all') return true;
 	if (group === 'clock') return columns.outsideWindow(index);
@@ -77,6 +95,9 @@ function sortKey(columns: VerdictColumns, index: number, column: SortColumn): st
 	if (column === 'number') return columns.number(index);
 	if (column === 'verdict') return columns.verdict(index);
 	if (column === 'mistake') return columns.mistake(index) ?? '';
+	if (column === 'status') return columns.status(index) ?? -1;
+	if (column === 'clock') return columns.outsideWindow(index) ? 1 : 0;
+	if (column === 'nonce') return columns.nonceReused(index) ? 1 : 0;
 	if (column === 'client')
 		return columns.verdict(index) === 'unreadable' ? '' : clientGroupId(columns.client(index));
 	return columns.text(index, TEXT_COLUMNS[column]);
@@ -93,6 +114,14 @@ export class VerdictRows implements Iterable<VerdictRecord> {
 
 	at(row: number): VerdictRecord {
 		return this.columns.at(this.order === null ? row : (this.order[row] as number));
+	}
+
+	/** The row of request `number` in this order, or -1 when it is not shown. */
+	rowOf(number: number): number {
+		for (let row = 0; row < this.length; row++)
+			if (this.columns.number(this.order === null ? row : (this.order[row] as number)) === number)
+				return row;
+		return -1;
 	}
 
 	/** The rows from `start` up to `end` (not included), as records. */
@@ -138,6 +167,8 @@ export class TriageDesk {
 	file: File | null = $state.raw(null);
 	/** `kid mac_key` lines or one mac_key: in this object's memory only. */
 	keysText = $state('');
+	/** The keys are shown as typed; masked until the user asks, as a mac_key field is. */
+	keysShown = $state(false);
 	/** True once Triage was pressed: missing input is said only then. */
 	attempted = $state(false);
 
@@ -161,8 +192,11 @@ export class TriageDesk {
 	kidFilter = $state('');
 	/** A likely client's group id (as the Summary counts them: 'docs-java', 'unknown' …), or 'all'. */
 	clientFilter = $state('all');
+	statusFilter: StatusFilter = $state('all');
 	sortColumn: SortColumn = $state('number');
 	sortDirection: SortDirection = $state('ascending');
+	/** The number of the request whose whole URL its row shows, or null. */
+	expandedUrl: number | null = $state(null);
 
 	readonly #createWorker: () => TriageWorker;
 	#worker: TriageWorker | null = null;
@@ -194,16 +228,24 @@ export class TriageDesk {
 	/** Whether the counts are still growing: the run has not given its summary yet. */
 	readonly countsLive = $derived(this.summary === null && this.counts !== null);
 
-	/** The verdicts the table shows: filtered by group and kid, sorted by a column. */
+	/** The statuses logged so far, as the filter by status offers them ('none': some had none). */
+	readonly statuses: StatusFilter[] = $derived.by(() => {
+		void this.received;
+		const statuses: StatusFilter[] = this.#columns.statuses().map((status) => `${status}` as const);
+		return this.#columns.withoutStatus ? [...statuses, 'none'] : statuses;
+	});
+
+	/** The verdicts the table shows: filtered by group, status, client and kid, sorted by a column. */
 	readonly rows: VerdictRows = $derived.by(() => {
 		const count = this.received;
 		const group = this.groupFilter;
+		const status = this.statusFilter;
 		const kid = this.kidFilter.trim();
 		const client = this.clientFilter === 'all' ? -1 : clientGroupOf(this.clientFilter);
 		const column = this.sortColumn;
 		const descending = this.sortDirection === 'descending';
 		const columns = this.#columns;
-		const filtered = group !== 'all' || kid !== '' || client >= 0;
+		const filtered = group !== 'all' || status !== 'all' || kid !== '' || client >= 0;
 		if (!filtered && column === 'number' && !descending)
 			return new VerdictRows(count, columns, null);
 		let order = new Uint32Array(count);
@@ -212,6 +254,7 @@ export class TriageDesk {
 			if (
 				!filtered ||
 				(inGroup(columns, index, group) &&
+					(status === 'all' || hasStatus(columns, index, status)) &&
 					(client < 0 ||
 						(clientGroup(columns.client(index)) === client &&
 							columns.verdict(index) !== 'unreadable')) &&
@@ -244,6 +287,11 @@ export class TriageDesk {
 		}
 	}
 
+	/** Shows the whole URL of request `number` in its row, or folds it again. */
+	toggleUrl(number: number): void {
+		this.expandedUrl = this.expandedUrl === number ? null : number;
+	}
+
 	/** Requests and keys handed over from another page: filled in, and triaged at once. */
 	receive(handoff: { requests: string; keys: string }): void {
 		this.file = null;
@@ -265,6 +313,8 @@ export class TriageDesk {
 		this.failure = null;
 		this.groupFilter = 'all';
 		this.clientFilter = 'all';
+		this.statusFilter = 'all';
+		this.expandedUrl = null;
 		this.phase = 'running';
 		const columns = this.#columns;
 		const run = startTriage(this.#startedWorker(), this.file ?? this.requestsText, this.keysText, {

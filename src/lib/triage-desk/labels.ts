@@ -5,6 +5,7 @@ import { m } from '$lib/paraglide/messages.js';
 import type { MistakeId } from '$lib/diagnosis/mistakes/catalogue';
 import { DIAGNOSIS_STOPPED } from '$lib/diagnosis/verdict';
 import type { Unreadable, UnreadableCode } from '$lib/read/types';
+import type { MarkdownWords } from '$lib/triage/exports';
 import { UNEXPLAINED, type TriageFormat, type VerdictKind } from '$lib/triage/types';
 
 const LABELS: Record<MistakeId, string> = {
@@ -135,4 +136,58 @@ export function stoppedText(stopped: Unreadable, count: (value: number) => strin
 		default:
 			return m.records_stop_read_failed({ at });
 	}
+}
+
+/** The Markdown summary's words in the page's language, for `unit` ('line', or 'entry' in a HAR). */
+export function markdownWords(unit: 'line' | 'entry'): MarkdownWords {
+	const lines = unit === 'line';
+	const first = (text: string, numbers: string | null) =>
+		numbers === null
+			? text
+			: lines
+				? m.triage_md_first_of_lines({ text, numbers })
+				: m.triage_md_first_of_entries({ text, numbers });
+	return {
+		title: (requests) => m.triage_md_title({ requests: String(requests) }),
+		created: (at, kidsMasked) =>
+			kidsMasked ? m.triage_md_created_masked({ at }) : m.triage_md_created({ at }),
+		format: (format, bytes, cancelled) =>
+			cancelled
+				? m.triage_md_format_cancelled({ format, bytes: String(bytes) })
+				: m.triage_md_format({ format, bytes: String(bytes) }),
+		formatName: formatLabel,
+		skipped: (count) =>
+			lines
+				? m.triage_md_skipped_lines({ count: String(count) })
+				: m.triage_md_skipped_entries({ count: String(count) }),
+		stopped: (where) => m.triage_md_stopped({ where }),
+		groups: m.triage_md_groups(),
+		group: m.triage_group(),
+		requests: m.triage_count(),
+		firstNumbers: lines ? m.triage_md_first_lines() : m.triage_md_first_entries(),
+		groupName: verdictLabel,
+		mistakes: m.triage_md_mistakes(),
+		mistake: m.triage_col_mistake(),
+		unexplained: m.triage_group_unexplained(),
+		clockAndNonces: m.triage_md_clock_and_nonces(),
+		clock: ({ windowSeconds, outsideWindow, withLoggedTime }, numbers) =>
+			first(
+				m.triage_md_clock({
+					window: String(windowSeconds),
+					outside: String(outsideWindow),
+					logged: String(withLoggedTime)
+				}),
+				numbers
+			),
+		nonces: (count, numbers) => first(m.triage_md_nonces({ count: String(count) }), numbers),
+		clients: m.client_summary(),
+		client: m.client_column(),
+		unreadable: m.triage_group_unreadable(),
+		reason: m.triage_md_reason(),
+		count: m.triage_count(),
+		kids: m.triage_md_kids(),
+		mismatches: m.triage_md_mismatches(),
+		noKey: m.triage_md_no_key(),
+		moreKids: m.triage_md_more_kids()
+	};
 }

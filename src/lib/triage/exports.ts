@@ -3,7 +3,7 @@
 // no mac_key is ever given to these functions, so none can leak through them.
 import { maskKid, masker } from '$lib/diagnosis/mask-kid';
 import { clientGroupId, confidenceOf } from '$lib/diagnosis/likely-client';
-import type { Unreadable } from '$lib/read/types';
+import type { Unreadable, UnreadableCode } from '$lib/read/types';
 import type { TriageSummary, VerdictKind, VerdictRecord } from './types';
 
 export interface ExportOptions {
@@ -91,19 +91,40 @@ export function verdictsCsv(records: Iterable<VerdictRecord>, options: ExportOpt
 	return text;
 }
 
-export interface MarkdownOptions extends ExportOptions {
-	createdAt?: Date;
-	/** A mistake's label in the reader's language; its catalogue id otherwise. */
-	mistakeLabel?: (id: string) => string;
-	/**
-	 * A likely client's name in the reader's language (given the id of a client, several joined by
-	 * "|", or 'unknown'); the id otherwise.
-	 */
-	clientLabel?: (id: string) => string;
-	/** Kids listed at most (the busiest first). */
-	maxKids?: number;
-	/** Where and why reading stopped, in the reader's language; its code and byte otherwise. */
-	stoppedLabel?: (stopped: Unreadable) => string;
+/**
+ * Every word of the Markdown summary: English by default (the command line's), the page's language
+ * when the page writes it (src/lib/triage-desk/labels.ts).
+ */
+export interface MarkdownWords {
+	title: (requests: number) => string;
+	created: (at: string, kidsMasked: boolean) => string;
+	format: (format: string, bytes: number, cancelled: boolean) => string;
+	/** The name of a detected format (null: the input was empty). */
+	formatName: (format: TriageSummary['format']) => string;
+	skipped: (count: number) => string;
+	stopped: (where: string) => string;
+	groups: string;
+	group: string;
+	requests: string;
+	/** The head of the column of the first request numbers of a group. */
+	firstNumbers: string;
+	groupName: (group: VerdictKind) => string;
+	mistakes: string;
+	mistake: string;
+	unexplained: string;
+	clockAndNonces: string;
+	/** `first`: the first request numbers, or null when none is outside. */
+	clock: (clock: TriageSummary['clock'], first: string | null) => string;
+	nonces: (count: number, first: string | null) => string;
+	clients: string;
+	client: string;
+	unreadable: string;
+	reason: string;
+	count: string;
+	kids: string;
+	mismatches: string;
+	noKey: string;
+	moreKids: string;
 }
 
 const GROUP_NAMES: Record<VerdictKind, string> = {
@@ -114,6 +135,61 @@ const GROUP_NAMES: Record<VerdictKind, string> = {
 };
 
 const FORMAT_NAMES = { har: 'HAR', ndjson: 'NDJSON', 'log-lines': 'log lines' } as const;
+
+/** The English words, for `unit` ('line', or 'entry' in a HAR). */
+export function englishMarkdownWords(unit: 'line' | 'entry'): MarkdownWords {
+	return {
+		title: (requests) => `Triage of ${requests} signed requests`,
+		created: (at, kidsMasked) =>
+			`Created ${at}. No mac_key is in this file${kidsMasked ? '; kids are masked' : ''}.`,
+		format: (format, bytes, cancelled) =>
+			`Format: ${format}, ${bytes} bytes${cancelled ? ' (cancelled before the end)' : ''}`,
+		formatName: (format) => (format === null ? 'empty' : FORMAT_NAMES[format]),
+		skipped: (count) => `Other ${unit}s (no MAC-signed request): ${count}`,
+		stopped: (where) => `Reading stopped: ${where}`,
+		groups: 'Groups',
+		group: 'Group',
+		requests: 'Requests',
+		firstNumbers: `First ${unit}s`,
+		groupName: (group) => GROUP_NAMES[group],
+		mistakes: 'Mismatches by mistake',
+		mistake: 'Mistake',
+		unexplained: 'unexplained',
+		clockAndNonces: 'Clock and nonces',
+		clock: ({ windowSeconds, outsideWindow, withLoggedTime }, first) =>
+			`ts outside ±${windowSeconds} s of the logged time: ${outsideWindow} of ${withLoggedTime} requests with a logged time (the window is an assumption: the spec does not state it)${first === null ? '' : `; first ${unit}s ${first}`}`,
+		nonces: (count, first) =>
+			`nonce used again by the same kid: ${count}${first === null ? '' : `; first ${unit}s ${first}`}`,
+		clients: 'Likely clients',
+		client: 'Likely client',
+		unreadable: 'Unreadable',
+		reason: 'Reason',
+		count: 'Count',
+		kids: 'Kids',
+		mismatches: 'Mismatches',
+		noKey: 'No key',
+		moreKids: 'And more kids, not listed.'
+	};
+}
+
+export interface MarkdownOptions extends ExportOptions {
+	createdAt?: Date;
+	/** A mistake's label in the reader's language; its catalogue id otherwise. */
+	mistakeLabel?: (id: string) => string;
+	/**
+	 * A likely client's name in the reader's language (given the id of a client, several joined by
+	 * "|", or 'unknown'); the id otherwise.
+	 */
+	clientLabel?: (id: string) => string;
+	/** An unreadable request's reason in the reader's language; its code otherwise. */
+	unreadableLabel?: (code: UnreadableCode) => string;
+	/** Kids listed at most (the busiest first). */
+	maxKids?: number;
+	/** Where and why reading stopped, in the reader's language; its code and byte otherwise. */
+	stoppedLabel?: (stopped: Unreadable) => string;
+	/** The words of the file in the reader's language, given the unit ('line' or 'entry'). */
+	words?: (unit: 'line' | 'entry') => MarkdownWords;
+}
 
 function cell(text: string): string {
 	return text
@@ -135,71 +211,95 @@ function stopped(stop: Unreadable, options: MarkdownOptions, unit: string): stri
 	return `\`${stop.code}\`${found} at byte ${stop.at ?? 0}${where}`;
 }
 
+/** A table's head and its alignment line (`alignment`: "---" a text column, "---:" a count). */
+function head(columns: string[], alignment: string[]): string[] {
+	return [`| ${columns.map(cell).join(' | ')} |`, `| ${alignment.join(' | ')} |`];
+}
+
+/** A group's name, its requests and its first numbers. */
+const GROUP_COLUMNS = ['---', '---:', '---'];
+
 /** The groups as Markdown for a ticket: counts, mistakes, clock, nonces, reasons and kids. */
 export function summaryMarkdown(summary: TriageSummary, options: MarkdownOptions = {}): string {
 	const revealKid = options.revealKid ?? false;
 	const label = options.mistakeLabel ?? ((id: string) => `\`${id}\``);
 	const unit = summary.format === 'har' ? 'entry' : 'line';
+	const words = (options.words ?? englishMarkdownWords)(unit);
 	const out = [
-		`# Triage of ${summary.requests} signed requests`,
+		`# ${words.title(summary.requests)}`,
 		'',
-		`Created ${(options.createdAt ?? new Date()).toISOString()}. No mac_key is in this file${revealKid ? '' : '; kids are masked'}.`,
+		words.created((options.createdAt ?? new Date()).toISOString(), !revealKid),
 		'',
-		`- Format: ${summary.format === null ? 'empty' : FORMAT_NAMES[summary.format]}, ${summary.bytesRead} bytes${summary.cancelled ? ' (cancelled before the end)' : ''}`,
-		`- Other ${unit}s (no MAC-signed request): ${summary.skipped}`,
+		`- ${words.format(words.formatName(summary.format), summary.bytesRead, summary.cancelled)}`,
+		`- ${words.skipped(summary.skipped)}`,
 		...(summary.stopped === null
 			? []
-			: [`- Reading stopped: ${stopped(summary.stopped, options, unit)}`]),
+			: [`- ${words.stopped(stopped(summary.stopped, options, unit))}`]),
 		'',
-		'## Groups',
+		`## ${words.groups}`,
 		'',
-		`| Group | Requests | First ${unit}s |`,
-		'| --- | ---: | --- |',
+		...head([words.group, words.requests, words.firstNumbers], GROUP_COLUMNS),
 		...(Object.keys(GROUP_NAMES) as VerdictKind[]).map(
 			(group) =>
-				`| ${GROUP_NAMES[group]} | ${summary.groups[group]} | ${examples(summary, group)} |`
+				`| ${cell(words.groupName(group))} | ${summary.groups[group]} | ${examples(summary, group)} |`
 		)
 	];
 	if (summary.groups.mismatch > 0) {
-		out.push('', '## Mismatches by mistake', '', `| Mistake | Requests | First ${unit}s |`);
-		out.push('| --- | ---: | --- |');
+		out.push('', `## ${words.mistakes}`, '');
+		out.push(...head([words.mistake, words.requests, words.firstNumbers], GROUP_COLUMNS));
 		for (const { id, count } of summary.mistakes)
 			out.push(`| ${cell(label(id))} | ${count} | ${examples(summary, id)} |`);
-		out.push(`| unexplained | ${summary.unexplained} | ${examples(summary, 'unexplained')} |`);
+		out.push(
+			`| ${cell(words.unexplained)} | ${summary.unexplained} | ${examples(summary, 'unexplained')} |`
+		);
 	}
 	const { clock } = summary;
 	out.push(
 		'',
-		'## Clock and nonces',
+		`## ${words.clockAndNonces}`,
 		'',
-		`- ts outside ±${clock.windowSeconds} s of the logged time: ${clock.outsideWindow} of ${clock.withLoggedTime} requests with a logged time (the window is an assumption: the spec does not state it)${clock.outsideWindow > 0 ? `; first ${unit}s ${examples(summary, 'clock')}` : ''}`,
-		`- nonce used again by the same kid: ${summary.noncesReused}${summary.noncesReused > 0 ? `; first ${unit}s ${examples(summary, 'nonce')}` : ''}`
+		`- ${words.clock(clock, clock.outsideWindow > 0 ? examples(summary, 'clock') : null)}`,
+		`- ${words.nonces(summary.noncesReused, summary.noncesReused > 0 ? examples(summary, 'nonce') : null)}`
 	);
 	if (summary.clients.length > 0) {
 		const clientLabel = options.clientLabel ?? ((id: string) => `\`${id}\``);
-		out.push('', '## Likely clients', '', '| Likely client | Requests |', '| --- | ---: |');
+		out.push(
+			'',
+			`## ${words.clients}`,
+			'',
+			...head([words.client, words.requests], ['---', '---:'])
+		);
 		for (const { id, count } of summary.clients)
 			out.push(`| ${cell(clientLabel(id))} | ${count} |`);
 	}
 	if (summary.unreadable.length > 0) {
-		out.push('', '## Unreadable', '', '| Reason | Count |', '| --- | ---: |');
-		for (const { code, count } of summary.unreadable) out.push(`| \`${code}\` | ${count} |`);
+		const reason = options.unreadableLabel ?? ((code: UnreadableCode) => `\`${code}\``);
+		out.push(
+			'',
+			`## ${words.unreadable}`,
+			'',
+			...head([words.reason, words.count], ['---', '---:'])
+		);
+		for (const { code, count } of summary.unreadable)
+			out.push(`| ${cell(reason(code))} | ${count} |`);
 	}
 	const maxKids = options.maxKids ?? 50;
 	if (summary.kids.length > 0) {
 		out.push(
 			'',
-			'## Kids',
+			`## ${words.kids}`,
 			'',
-			'| kid | Requests | Mismatches | No key |',
-			'| --- | ---: | ---: | ---: |'
+			...head(
+				['kid', words.requests, words.mismatches, words.noKey],
+				['---', '---:', '---:', '---:']
+			)
 		);
 		for (const kid of summary.kids.slice(0, maxKids))
 			out.push(
 				`| ${cell(revealKid ? kid.kid : maskKid(kid.kid))} | ${kid.requests} | ${kid.mismatches} | ${kid.noKey} |`
 			);
 		const rest = summary.kids.length - maxKids + (summary.otherKids > 0 ? 1 : 0);
-		if (rest > 0) out.push('', `And more kids, not listed.`);
+		if (rest > 0) out.push('', words.moreKids);
 	}
 	out.push('');
 	return out.join('\n');

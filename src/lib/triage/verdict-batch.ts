@@ -163,6 +163,9 @@ export class VerdictColumns {
 	/** Per batch: its rows with a mistake or a reason unreadable. */
 	#rare: Map<number, VerdictBatch['rare'][number]>[] = [];
 	#length = 0;
+	/** The statuses logged, and whether some request had none: what a filter by status offers. */
+	#statuses = new Set<number>();
+	#withoutStatus = false;
 	/** The batch of the row looked at last, and its first row: rows are mostly read in order. */
 	#batch = -1;
 	#start = 0;
@@ -178,6 +181,20 @@ export class VerdictColumns {
 		this.#starts.push(this.#length);
 		this.#rare.push(new Map(batch.rare.map((rare) => [rare.index, rare])));
 		this.#length += batch.count;
+		for (let row = 0; row < batch.count; row++)
+			if ((batch.flags[row] as number) & STATUS)
+				this.#statuses.add(batch.values[row * VALUES + 1] as number);
+			else this.#withoutStatus = true;
+	}
+
+	/** The statuses logged so far, in ascending order. */
+	statuses(): number[] {
+		return [...this.#statuses].sort((a, b) => a - b);
+	}
+
+	/** Whether some request so far had no status logged. */
+	get withoutStatus(): boolean {
+		return this.#withoutStatus;
 	}
 
 	/** Finds row `index`'s batch; returns the row's index within it. */
@@ -229,6 +246,15 @@ export class VerdictColumns {
 			(this.#rare[this.#batch] as Map<number, VerdictBatch['rare'][number]>).get(row)?.mistake ??
 			null
 		);
+	}
+
+	/** The status logged with it, or null. */
+	status(index: number): number | null {
+		const row = this.#find(index);
+		const batch = this.#batches[this.#batch] as VerdictBatch;
+		return (batch.flags[row] as number) & STATUS
+			? (batch.values[row * VALUES + 1] as number)
+			: null;
 	}
 
 	/** Whether its ts lies outside the window against its logged time. */
