@@ -1,11 +1,15 @@
 import { defineConfig, devices } from '@playwright/test';
 import { chromiumArgs, chromiumPath } from './tests/tools/chromium.js';
+import { suitePorts } from './tests/tools/ports.js';
 
 // The end-to-end tests run against the production build served under a base path, as GitHub Pages serves it.
 export const BASE_PATH = '/mac-token-playground';
-// Overridable so that two checkouts on one machine can run their suites side by side.
-const PORT = Number(process.env.E2E_PORT ?? 4173);
-export const RELAY_PORT = Number(process.env.E2E_RELAY_PORT ?? 8788);
+// The site's and the relay's ports: E2E_PORT and E2E_RELAY_PORT when set, else 4173 and 8788 when
+// free, else free ports the system picks (another checkout's suite or a preview may hold those), the
+// same in the runner and in every worker.
+const ports = await suitePorts({ E2E_PORT: 4173, E2E_RELAY_PORT: 8788 });
+const PORT = ports.E2E_PORT;
+export const RELAY_PORT = ports.E2E_RELAY_PORT;
 
 export default defineConfig({
 	testDir: 'tests/e2e',
@@ -26,7 +30,8 @@ export default defineConfig({
 			url: `http://127.0.0.1:${PORT}${BASE_PATH}/`,
 			env: { BASE_PATH },
 			reuseExistingServer: !process.env.CI,
-			timeout: 180_000
+			// The build alone has taken over 3 minutes on a busy 2-core machine.
+			timeout: 600_000
 		},
 		{
 			// The reference relay answering with the sandbox service: browser → relay → service, offline.

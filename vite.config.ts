@@ -5,7 +5,7 @@ import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import { paraglideVitePlugin } from '@inlang/paraglide-js';
 import { DEPLOYMENTS, type Region } from './src/lib/account-api/deployments.ts';
-import { localeVariants } from './src/lib/i18n/locale-variants.ts';
+import { localeVariants, scanVariantsAsTheirFiles } from './src/lib/i18n/locale-variants.ts';
 import settings from './project.inlang/settings.json' with { type: 'json' };
 
 /** A deployment's base URL for this build: its default, unless the build's environment names another. */
@@ -85,6 +85,12 @@ export default defineConfig({
 		sveltekit(),
 		coreEnglishOnDemand()
 	],
+	optimizeDeps: {
+		// `npm run dev` scans the routes for the packages to pre-bundle; without this the scan fails
+		// on the first language variant it meets ("Failed to run dependency scan", every fresh
+		// clone), since it reads a .svelte file from disk and a variant is no file.
+		rolldownOptions: { plugins: [scanVariantsAsTheirFiles()] }
+	},
 	build: {
 		rolldownOptions: {
 			output: {

@@ -1,7 +1,7 @@
 // The relay's handler on an edge runtime: bundled the way a Worker would be and run in workerd,
-// Cloudflare's runtime (through Miniflare), with the README's three-line entry. The worker's
+// Cloudflare's runtime (through Miniflare), with the three-line entry of docs/relay.md. The worker's
 // outbound requests reach the sandbox service here in Node instead of the internet.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,18 +15,26 @@ import { initialSandboxState, SandboxService } from '$lib/sandbox/service';
 const ORIGIN = 'https://support.github.io';
 const HANDLER = fileURLToPath(new URL('../../src/lib/relay/handler.ts', import.meta.url));
 
-/** The README's Worker entry, bundled with the handler into one ES module, as a Worker is deployed. */
+const DOC = fileURLToPath(new URL('../../docs/relay.md', import.meta.url));
+
+/**
+ * The Worker entry of docs/relay.md, as written there but for the handler's path (from this test)
+ * and the origin allowed, bundled with the handler into one ES module, as a Worker is deployed.
+ */
 async function bundleWorker(): Promise<string> {
+	const written = /```js\n(import \{ createRelay \}[^`]*)```/.exec(
+		await readFile(DOC, 'utf8')
+	)?.[1];
+	if (!written?.includes("'./src/lib/relay/handler.ts'") || !written.includes('<you>'))
+		throw new Error(`docs/relay.md has no Worker entry of the expected form: ${written}`);
 	const directory = await mkdtemp(join(tmpdir(), 'relay-worker-'));
 	try {
 		const entry = join(directory, 'worker.js');
 		await writeFile(
 			entry,
-			[
-				`import { createRelay } from ${JSON.stringify(HANDLER)};`,
-				`const relay = createRelay({ allowOrigins: [${JSON.stringify(ORIGIN)}] });`,
-				'export default { fetch: (request) => relay(request) };'
-			].join('\n')
+			written
+				.replace("'./src/lib/relay/handler.ts'", JSON.stringify(HANDLER))
+				.replace("'https://<you>.github.io'", JSON.stringify(ORIGIN))
 		);
 		const output = await build({
 			configFile: false,

@@ -203,11 +203,11 @@ describe('npm run triage in a pipeline', { timeout: 120_000 }, () => {
 		expect(missing.stderr).toBe(`triage: Cannot read ${join(dir, 'none.json')} (ENOENT).\n`);
 	});
 
-	it("runs the README's split, xargs -P and --merge as written", async () => {
-		const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
-		const block = /```sh\n(split -n l\/[^`]*)```/.exec(readme)?.[1];
+	it("runs docs/triage-cli.md's split, xargs -P and --merge as written", async () => {
+		const doc = await readFile(join(ROOT, 'docs/triage-cli.md'), 'utf8');
+		const block = /```sh\n(split -n l\/[^`]*)```/.exec(doc)?.[1];
 		expect(block).toMatch(/xargs -P/);
-		// In a folder of the checkout (npm finds the package by walking up), as the README says.
+		// In a folder of the checkout (npm finds the package by walking up), as docs/triage-cli.md says.
 		await mkdir(join(ROOT, 'node_modules/.cache'), { recursive: true });
 		const folder = await mkdtemp(join(ROOT, 'node_modules/.cache/triage-readme-'));
 		try {

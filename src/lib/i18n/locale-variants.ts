@@ -20,7 +20,7 @@
 // every message whose key starts with `diagnosis_` and nothing else.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Plugin } from 'vite';
+import type { Plugin, Rolldown } from 'vite';
 
 export interface LocaleVariantOptions {
 	/** Paraglide's output directory, absolute. */
@@ -174,6 +174,25 @@ export function catalogueModule(keys: readonly string[], module: (key: string) =
 		// An unknown key shows as itself: a test fails on it, and a reader sees what is missing.
 		'export function render(text) { const message = table[text.key]; return message ? message(params(text.params)) : text.key; }'
 	].join('\n');
+}
+
+/**
+ * For Vite's dependency scan (`optimizeDeps.rolldownOptions.plugins`, dev only): `X.svelte?locale=…`
+ * is read as X.svelte itself. The scan asks the plugins where an import leads but reads every
+ * .svelte file it reaches from disk, not through their load hooks, and a variant's id names a file
+ * that does not exist. What it looks for, the packages a component imports, is the same in every
+ * language.
+ */
+export function scanVariantsAsTheirFiles(): Rolldown.Plugin {
+	return {
+		name: 'i18n-locale-variants:dependency-scan',
+		resolveId: {
+			filter: { id: /\?locale=[\w-]+$/ },
+			handler(source, importer, extra) {
+				return this.resolve(source.split('?')[0]!, importer, { ...extra, skipSelf: true });
+			}
+		}
+	};
 }
 
 export function localeVariants(options: LocaleVariantOptions): Plugin {

@@ -4,7 +4,7 @@ export const RELAY_ERROR_HEADER = 'x-relay-error';
 /**
  * Every answer the relay gives on its own, instead of the upstream's: the code it sends in
  * `x-relay-error` and in the JSON body's `relay_error`, with the status and what it means.
- * This is the one list of them; the README's table repeats it for readers.
+ * This is the one list of them; the table in docs/relay.md repeats it for readers.
  */
 export const RELAY_ERRORS = {
 	bad_request: { status: 400, meaning: 'the request could not be read as HTTP with a URL' },

@@ -1,0 +1,127 @@
+// The README is what a new user reads first: what the app is, how to run it and pass its tests, and
+// a map of the folders, short enough to read in ten minutes; the reference lives in docs/.
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, sep } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '../..');
+/** The README's length, in lines, that still reads in ten minutes. */
+const MOST_LINES = 250;
+
+let readme = '';
+let scripts: Record<string, string> = {};
+beforeAll(async () => {
+	readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+	scripts = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')).scripts;
+});
+
+/** The text of a `## heading` section, up to the next heading of that level. */
+function section(markdown: string, heading: string): string {
+	const start = markdown.indexOf(`\n## ${heading}\n`);
+	if (start < 0) return '';
+	const end = markdown.indexOf('\n## ', start + 1);
+	return markdown.slice(start, end < 0 ? undefined : end);
+}
+
+/** Every page's path, from the routes: `src/routes/(en)/triage/+page.svelte` is `/triage`. */
+async function pages(): Promise<string[]> {
+	const routes = join(ROOT, 'src/routes');
+	const files = await readdir(routes, { recursive: true });
+	return files
+		.filter((file) => file.endsWith(`${sep}+page.svelte`) || file === '+page.svelte')
+		.map((file) => {
+			const segments = dirname(file)
+				.split(sep)
+				.filter((segment) => segment !== '.' && !/^\(.*\)$/.test(segment));
+			// A language's home page is its folder with the slash, as the site links it.
+			return segments.length === 1 && segments[0] === 'zh-CN'
+				? '/zh-CN/'
+				: `/${segments.join('/')}`;
+		})
+		.sort();
+}
+
+describe('the README', () => {
+	it(`reads in ten minutes: at most ${MOST_LINES} lines`, () => {
+		expect(readme.trimEnd().split('\n').length).toBeLessThanOrEqual(MOST_LINES);
+	});
+
+	it('leads with what the app is, then how to run it, pass its tests and find its folders', async () => {
+		const headings = [...readme.matchAll(/^## (.+)$/gm)].map((match) => match[1]);
+		expect(headings.slice(0, 5)).toEqual([
+			'简体中文',
+			'What it is',
+			'Run it',
+			'Pass the tests',
+			'Map of the folders'
+		]);
+		expect(section(readme, 'Run it')).toContain('npm ci && npm run dev');
+		expect(section(readme, 'Pass the tests')).toContain('npm ci && npm test');
+		expect(scripts.dev).toBe('vite dev');
+		// .ci/run, what CI runs, ends with the README's test command.
+		expect(await readFile(join(ROOT, '.ci/run'), 'utf8')).toMatch(/\nnpm test\n?$/);
+	});
+
+	it('says what prepare does, as package.json has it', () => {
+		expect(scripts.prepare).toBe('npm run i18n && svelte-kit sync');
+		const run = section(readme, 'Run it');
+		expect(run).toMatch(/`prepare` script, which compiles the messages/);
+		expect(run).toContain('`npm run i18n`');
+		expect(run).toContain('`svelte-kit sync`');
+	});
+
+	it('links to files that exist, docs/ included', async () => {
+		const links = [...readme.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].map((match) => match[1]!);
+		const local = links.filter((link) => !/^[a-z]+:/.test(link));
+		expect(local.filter((link) => link.startsWith('docs/')).length).toBeGreaterThanOrEqual(8);
+		// docs/browsers.md is written with the three-engine suite (issue 24, §4).
+		const missing = local.filter(
+			(link) => link !== 'docs/browsers.md' && !existsSync(join(ROOT, link))
+		);
+		expect(missing).toEqual([]);
+	});
+
+	it('links every file of docs/', async () => {
+		const docs = (await readdir(join(ROOT, 'docs'))).filter((file) => file.endsWith('.md'));
+		for (const file of docs) expect(readme, file).toContain(`](docs/${file})`);
+	});
+
+	it('names every page in its Languages section, in both languages', async () => {
+		const languages = section(readme, 'Languages');
+		const paths = await pages();
+		expect(paths).toContain('/triage');
+		expect(paths.length).toBeGreaterThanOrEqual(8);
+		for (const path of paths) expect(languages, path).toContain(`\`${path}\``);
+	});
+
+	it('keeps the table of accessible names the end-to-end suite finds the Chinese pages by', () => {
+		expect(readme).toMatch(/^### Chinese accessible names$/m);
+		expect(readme).toMatch(/^\| Role +\| Chinese name +\| English name +\|$/m);
+	});
+});
+
+describe('npm ci runs prepare', () => {
+	const run = promisify(execFile);
+	let dir = '';
+	beforeAll(async () => {
+		dir = await mkdtemp(join(tmpdir(), 'prepare-'));
+	});
+	afterAll(() => rm(dir, { recursive: true, force: true }));
+
+	it('and fails, with what failed, when the messages cannot be compiled', async () => {
+		// The project's package.json and packages, but no project.inlang to compile.
+		await writeFile(join(dir, 'package.json'), await readFile(join(ROOT, 'package.json')));
+		await symlink(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+		const failed = await run('npm', ['run', 'prepare'], { cwd: dir }).then(
+			() => null,
+			(error: { code: number; stdout: string; stderr: string }) => error
+		);
+		expect(failed, 'npm run prepare succeeded without messages').not.toBeNull();
+		expect(failed?.code).not.toBe(0);
+		expect(`${failed?.stdout}${failed?.stderr}`).toMatch(/project\.inlang/);
+	}, 120_000);
+});
