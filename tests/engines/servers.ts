@@ -1,11 +1,12 @@
 // The engines suite's global setup: one production build served under the base path, as
 // playwright.config.ts serves it (npm run build, npm run preview), the reference relay answering
 // with the sandbox service, and the recorder proxy WebKit reads the site through. All on loopback,
-// each wait bounded, all stopped at the end. Nothing is built when neither engine is here.
+// each wait bounded, all stopped at the end. Nothing is built when neither engine is here (each
+// engine's file says which is missing: suite.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import type { TestProject } from 'vitest/node';
-import { findFirefox, findWebKit, missingLine } from './engines';
+import { findFirefox, findWebKit } from './engines';
 import { startRecorderProxy } from './recorder-proxy';
 
 export const BASE_PATH = '/mac-token-playground';
@@ -97,8 +98,6 @@ async function serving(url: string, child: ChildProcess, output: () => string): 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
 	const firefox = findFirefox();
 	const webkit = findWebKit();
-	if (!firefox.found) console.log(missingLine('firefox', firefox.missing));
-	if (!webkit.found) console.log(missingLine('webkit', webkit.missing));
 	const empty: Site = { base: '', recordedBase: '', relay: '' };
 	if (!firefox.found && !webkit.found) {
 		project.provide('site', empty);
