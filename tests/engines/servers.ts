@@ -46,6 +46,8 @@ function npm(script: string, args: string[], env: NodeJS.ProcessEnv = {}) {
 		detached: true,
 		stdio: ['ignore', 'pipe', 'pipe']
 	});
+	running.add(child);
+	child.once('exit', () => running.delete(child));
 	let output = '';
 	const keep = (chunk: Buffer) => {
 		output = (output + chunk.toString()).slice(-20_000);
@@ -53,6 +55,20 @@ function npm(script: string, args: string[], env: NodeJS.ProcessEnv = {}) {
 	child.stdout.on('data', keep);
 	child.stderr.on('data', keep);
 	return { child, output: () => output };
+}
+
+/**
+ * The process groups started here, ended when this process ends however it ends (each runs in a
+ * group of its own so that npm's shell and the server under it end together, and so a Ctrl-C or a
+ * `timeout` aimed at the test runner does not reach them).
+ */
+const running = new Set<ChildProcess>();
+process.once('exit', () => running.forEach(stop));
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+	process.once(signal, () => {
+		running.forEach(stop);
+		process.exit(128 + (signal === 'SIGINT' ? 2 : signal === 'SIGTERM' ? 15 : 1));
+	});
 }
 
 /** Ends a process group started here. */

@@ -321,6 +321,13 @@ export async function launchWebKit(paths: WebKitPaths, base: string): Promise<En
 		stdio: ['ignore', 'pipe', 'pipe']
 	});
 	let output = '';
+	// Its own process group, so that xvfb-run, Xvfb, the driver and MiniBrowser end together: also
+	// when this process ends without closing the engine.
+	const end = () => {
+		if (driver.pid && driver.exitCode === null) process.kill(-driver.pid, 'SIGTERM');
+	};
+	process.once('exit', end);
+	driver.once('exit', () => process.off('exit', end));
 	const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-10_000));
 	driver.stdout.on('data', keep);
 	driver.stderr.on('data', keep);
@@ -354,7 +361,7 @@ export async function launchWebKit(paths: WebKitPaths, base: string): Promise<En
 			home
 		);
 	} catch (error) {
-		if (driver.pid && driver.exitCode === null) process.kill(-driver.pid, 'SIGTERM');
+		end();
 		await rm(home, { recursive: true, force: true });
 		throw error;
 	}
