@@ -10,13 +10,14 @@
 		seen.push(`console error: ${args.map(String).join(' ')}`);
 		consoleError(...args);
 	};
+	// WebKit's stack leaves out the message: both are kept.
 	addEventListener('error', (event) =>
 		seen.push(
-			`uncaught: ${event.error?.stack ?? event.message} (${event.filename}:${event.lineno})`
+			`uncaught: ${event.message} (${event.filename}:${event.lineno}) ${event.error?.stack ?? ''}`
 		)
 	);
 	addEventListener('unhandledrejection', (event) =>
-		seen.push(`unhandled rejection: ${event.reason?.stack ?? String(event.reason)}`)
+		seen.push(`unhandled rejection: ${String(event.reason)} ${event.reason?.stack ?? ''}`)
 	);
 	addEventListener('securitypolicyviolation', (event) =>
 		seen.push(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`)
