@@ -40,12 +40,18 @@ export function findFirefox(): Found<FirefoxPaths> {
 	const firefox = process.env.FIREFOX_PATH || onPath('firefox-esr');
 	return firefox && executable(firefox)
 		? { found: true, paths: { firefox } }
-		: { found: false, missing: process.env.FIREFOX_PATH || 'firefox-esr' };
+		: {
+				found: false,
+				missing: process.env.FIREFOX_PATH
+					? `FIREFOX_PATH (${process.env.FIREFOX_PATH})`
+					: 'firefox-esr'
+			};
 }
 
 /** WebKitGTK's MiniBrowser, in the library's folder (/usr/lib/<triplet>/webkit2gtk-4.x/). */
 function findMiniBrowser(): string | undefined {
-	if (process.env.MINIBROWSER_PATH) return process.env.MINIBROWSER_PATH;
+	const named = process.env.MINIBROWSER_PATH;
+	if (named) return executable(named) ? named : undefined;
 	for (const lib of ['/usr/lib', ...safeList('/usr/lib').map((name) => join('/usr/lib', name))]) {
 		for (const name of safeList(lib)
 			.filter((entry) => /^webkit2?gtk-[\d.]+$/.test(entry))
