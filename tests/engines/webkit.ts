@@ -291,8 +291,12 @@ class WebKitEngine implements Engine {
 		try {
 			await this.session.command('DELETE', '');
 		} finally {
-			if (this.driver.pid && this.driver.exitCode === null)
+			if (this.driver.pid && this.driver.exitCode === null) {
+				// Its browser may still write its cache while it ends: the folder goes after it.
+				const ended = new Promise((resolve) => this.driver.once('exit', resolve));
 				process.kill(-this.driver.pid, 'SIGTERM');
+				await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+			}
 			await rm(this.home, { recursive: true, force: true });
 		}
 	}
