@@ -188,6 +188,7 @@ for (const language of ['en', 'zh-CN'] as const) {
 	});
 
 	test(`${language}: the Keys are masked until shown`, async ({ page }) => {
+		test.setTimeout(BIG_RUN_MS);
 		await page.goto(names.path);
 		const keys = page.getByRole('textbox', { name: names.keys, exact: true });
 		const show = page.getByRole('button', { name: names.showKeys, exact: true });
