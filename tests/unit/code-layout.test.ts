@@ -38,6 +38,25 @@ const allSources = [
 	...sources
 ];
 
+/** The area (top folder of src/lib) of a path, or null outside src/lib and in generated code. */
+function areaOf(path: string): string | null {
+	if (!path.startsWith(`${LIB}/`) || path.startsWith(`${GENERATED}/`)) return null;
+	const parts = relative(LIB, path).split('/');
+	return parts.length > 1 ? (parts[0] ?? null) : null;
+}
+
+/** The files reachable from `roots` through imports, roots included. */
+function reachable(graph: Map<string, string[]>, roots: string[]): Set<string> {
+	const seen = new Set<string>();
+	const stack = [...roots];
+	for (let file = stack.pop(); file !== undefined; file = stack.pop()) {
+		if (seen.has(file)) continue;
+		seen.add(file);
+		stack.push(...(graph.get(file) ?? []));
+	}
+	return seen;
+}
+
 /**
  * The file of src/ an import names, or null for a package, a generated or virtual module, or a
  * file that is not code (CSS, JSON). Resolved as Vite does for this project: `$lib/` is src/lib,
@@ -223,6 +242,44 @@ describe('the layout of src/lib', () => {
 		expect(page).toContain(join(LIB, 'send/ResponseView.svelte'));
 		expect(graph.get(join(LIB, 'mac/index.ts'))).toContain(join(LIB, 'mac/errors.ts'));
 		expect(fileCircles(graph)).toEqual([]);
+	});
+
+	it('imports by one style: $lib/ from another area or from outside src/lib, ./ within an area', () => {
+		// As svelte.dev's playground does: a name says at a glance whether it leaves the area.
+		// Where no $lib alias exists, imports stay relative throughout: the relay's handler and what
+		// it imports (an edge Worker is bundled by the deployer's tools: relay-edge.test.ts), and the
+		// files vite.config.ts imports, with theirs (the config loads before its aliases).
+		// /work/codemod-imports.mjs of issue 24 rewrites a tree to this style.
+		const graph = fileImports();
+		const config = readFileSync(resolve(SRC, '../vite.config.ts'), 'utf8');
+		const configImports = [...config.matchAll(IMPORT)]
+			.map(([, spec = '']) => resolve(SRC, '..', spec))
+			.filter((path) => path.startsWith(`${LIB}/`));
+		const relativeOnly = reachable(graph, [join(LIB, 'relay/handler.ts'), ...configImports]);
+		expect(relativeOnly).toContain(join(LIB, 'account-api/deployments.ts'));
+		const wrong = allSources
+			.filter((file) => !file.endsWith('.d.ts'))
+			.flatMap((file) =>
+				[...readFileSync(file, 'utf8').matchAll(IMPORT)].flatMap(([, spec = '']) => {
+					const target = resolveImport(file, spec);
+					if (target === null || areaOf(target) === null) return [];
+					const [path = '', query] = spec.split('?');
+					const written = path.startsWith('$lib/')
+						? join(LIB, path.slice('$lib/'.length))
+						: resolve(dirname(file), path);
+					const area = areaOf(file);
+					const near = relative(dirname(file), written);
+					const wanted =
+						relativeOnly.has(file) || (area !== null && area === areaOf(target))
+							? near.startsWith('../')
+								? near
+								: `./${near}`
+							: `$lib/${relative(LIB, written)}`;
+					const named = query === undefined ? wanted : `${wanted}?${query}`;
+					return named === spec ? [] : [`${relative(SRC, file)}: '${spec}' → '${named}'`];
+				})
+			);
+		expect(wrong).toEqual([]);
 	});
 
 	it(`has no folder with more than ${MAX_FILES_PER_FOLDER} files directly in it`, () => {

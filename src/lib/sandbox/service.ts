@@ -1,4 +1,3 @@
-// Relative imports, not $lib: this file also runs under plain Node in the relay's --sandbox mode.
 import { baseString, macErrorMessage, parseAuthorization, requestTarget, sign } from '../mac';
 import { MacInputError } from '../mac/errors';
 import { isTimestamp, randomNonce } from '../mac/ts-nonce';
