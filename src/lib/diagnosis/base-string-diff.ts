@@ -1,6 +1,6 @@
 import { text as t, type Text } from '$lib/i18n/text';
 import { BASE_STRING_RULES } from '$lib/mac';
-import { logLineTime, type SentAt } from '../read/sent-at';
+import { logLineTime, type SentAt } from '$lib/read/sent-at';
 
 export type InvisibleKind =
 	'cr' | 'tab' | 'leading-space' | 'trailing-space' | 'no-break-space' | 'zero-width' | 'control';

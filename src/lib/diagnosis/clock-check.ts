@@ -1,8 +1,8 @@
 import { text, type Text } from '$lib/i18n/text';
 import { TS_WINDOW_SECONDS } from '$lib/account-api/ts-window';
 import { isTimestamp } from '$lib/mac';
-import { sentences } from '../i18n/shown-text';
-import { formatInstant, type SentAt, type SentAtSource } from '../read/sent-at';
+import { sentences } from '$lib/i18n/shown-text';
+import { formatInstant, type SentAt, type SentAtSource } from '$lib/read/sent-at';
 
 export interface ClockCheck {
 	/** Seconds between the ts and now; negative when the ts is ahead. Null when ts is not seconds. */

@@ -9,8 +9,8 @@ import {
 	type UriForm
 } from '$lib/mac';
 import { text, type Text } from '$lib/i18n/text';
-import { sentences } from '../i18n/shown-text';
-import { DEPLOYMENT_HOSTS } from '../account-api/deployments';
+import { sentences } from '$lib/i18n/shown-text';
+import { DEPLOYMENT_HOSTS } from '$lib/account-api/deployments';
 import type { MistakeContext } from './mistakes/catalogue';
 import { canProduce, type SigningInputs } from './signing-inputs';
 import {

@@ -45,4 +45,4 @@ export {
 	type LoggedBaseString
 } from './base-string-diff';
 
-export { maskKid, masker } from '../diagnosis/mask-kid';
+export { maskKid, masker } from './mask-kid';

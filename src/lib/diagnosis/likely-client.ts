@@ -15,7 +15,7 @@
 // Plain TypeScript: /verify, the triage engine (one small integer per request, see clientCode), the
 // CLI and the sandbox server's diagnosis header share it.
 import { text, type Text } from '$lib/i18n/text';
-import { sentences } from '../i18n/shown-text';
+import { sentences } from '$lib/i18n/shown-text';
 import { CLIENT_IDS, CLIENT_PROFILES, type ClientId, type ClientProfile } from './client-profiles';
 import { SHAPES, decodeShape, headerShape, type Shape, type ShapeNonce } from './header-shape';
 import { DIAGNOSIS_STOPPED } from './verdict';

@@ -4,7 +4,7 @@
 // same language, and tell the message's `code` apart from the values put into it, so that a value
 // holding a backtick (PowerShell's escape) is shown as it is. A Text may also hold the core's data
 // (a URL's rewrites), which the page words in its language with its own text modules.
-import type { MessageKey, Text } from '$lib/i18n/text';
+import type { MessageKey, Text } from './text';
 import type { MacInputError, UrlRewrite } from '$lib/mac';
 
 /** One catalogue's renderer, or several chosen by key: what `virtual:messages/<area>` exports. */

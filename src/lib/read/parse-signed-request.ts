@@ -20,7 +20,7 @@ import { HEADER_LINE, REQUEST_LINE, parseRawRequest, type RawRequest } from './p
 import { PasteError, fail, type HeaderField, type ParsedRequest } from './parsed-request';
 import { ONE_REQUEST_MAX_CHARS, PASTE_BOX_MAX_BYTES, pasteTooLarge } from './input-limits';
 import { httpDate, logLineTime, type SentAt } from './sent-at';
-import { sentences, type CoreError, type UrlRewrites } from '../i18n/shown-text';
+import { sentences, type CoreError, type UrlRewrites } from '$lib/i18n/shown-text';
 import { readLines } from './readers';
 import type { LoggedRequest } from './types';
 

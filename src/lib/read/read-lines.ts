@@ -2,8 +2,8 @@
 // `MAC …` header wherever they stand in the line.
 import { findMacHeader } from '$lib/mac';
 import { withoutTrailing } from '$lib/mac/encoding';
-import { isObject, member } from '$lib/read/parsed-request';
-import { logLineTime, type SentAt } from '$lib/read/sent-at';
+import { isObject, member } from './parsed-request';
+import { logLineTime, type SentAt } from './sent-at';
 import type { ReadItem } from './types';
 
 const unreadable = (

@@ -1,5 +1,5 @@
-import { initialSandboxState, SandboxService, SandboxUnreachable } from '../sandbox/service';
-import { wrap } from '../account-api/envelope';
+import { initialSandboxState, SandboxService, SandboxUnreachable } from '$lib/sandbox/service';
+import { wrap } from '$lib/account-api/envelope';
 import { createRelayCore, DEFAULT_ALLOWED_ORIGINS, DEFAULT_UPSTREAM_HOSTS } from './handler';
 import {
 	coarseTimers,

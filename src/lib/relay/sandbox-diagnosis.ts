@@ -3,11 +3,11 @@
 // `X-Sandbox-Diagnosis: mistake=host-other-deployment; client=docs-node-old; confidence=high`. Node
 // only: the relay's command line wraps the sandbox service's answers with it, and the service
 // itself (which the page runs too) knows nothing of it, so the diagnosis stays out of the page.
-import { parseAuthorization, type MacHeaderParams } from '../mac';
-import { diagnose } from '../diagnosis/diagnose';
-import { likelyClient } from '../diagnosis/likely-client';
-import { DIAGNOSIS_STOPPED } from '../diagnosis/verdict';
-import type { SandboxState } from '../sandbox/service';
+import { parseAuthorization, type MacHeaderParams } from '$lib/mac';
+import { diagnose } from '$lib/diagnosis/diagnose';
+import { likelyClient } from '$lib/diagnosis/likely-client';
+import { DIAGNOSIS_STOPPED } from '$lib/diagnosis/verdict';
+import type { SandboxState } from '$lib/sandbox/service';
 
 export const DIAGNOSIS_HEADER = 'x-sandbox-diagnosis';
 

@@ -1,9 +1,9 @@
-import { baseString, macErrorMessage, parseAuthorization, requestTarget, sign } from '../mac';
-import { MacInputError } from '../mac/errors';
-import { isTimestamp, randomNonce } from '../mac/ts-nonce';
-import { ERROR_CODES, STATUS_TEXTS, type ErrorCode } from '../account-api/error-codes';
-import { wrap } from '../account-api/envelope';
-import { OPERATIONS, operationAt } from '../account-api/operations';
+import { baseString, macErrorMessage, parseAuthorization, requestTarget, sign } from '$lib/mac';
+import { MacInputError } from '$lib/mac/errors';
+import { isTimestamp, randomNonce } from '$lib/mac/ts-nonce';
+import { ERROR_CODES, STATUS_TEXTS, type ErrorCode } from '$lib/account-api/error-codes';
+import { wrap } from '$lib/account-api/envelope';
+import { OPERATIONS, operationAt } from '$lib/account-api/operations';
 import { DEMO_ACCOUNTS } from './accounts';
 import { DEMO_USERS, vendorOf } from './directory';
 import type { SandboxState, SandboxToken } from './state';

@@ -1,4 +1,4 @@
-import { TS_WINDOW_SECONDS } from '../account-api/ts-window';
+import { TS_WINDOW_SECONDS } from '$lib/account-api/ts-window';
 import { DEMO_ACCOUNTS } from './accounts';
 
 export interface SandboxToken {

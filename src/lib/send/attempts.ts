@@ -1,6 +1,6 @@
 // What a Send brings back, written by send-run.ts (loaded with the first Send) into the state the
 // page shows (sender.svelte.ts): apart from both, so that neither imports the other.
-import type { Text } from '../i18n/text';
+import type { Text } from '$lib/i18n/text';
 import type { Explanation } from './explain';
 import type { SendOutcome, Target } from './send';
 

@@ -1,7 +1,7 @@
-import { ERROR_CODES, isErrorCode, type ErrorCode } from '../account-api/error-codes';
-import { text, type Text } from '../i18n/text';
-import { isTimestamp } from '../mac/ts-nonce';
-import { readBody, type ErrorObject } from '../account-api/envelope';
+import { ERROR_CODES, isErrorCode, type ErrorCode } from '$lib/account-api/error-codes';
+import { text, type Text } from '$lib/i18n/text';
+import { isTimestamp } from '$lib/mac/ts-nonce';
+import { readBody, type ErrorObject } from '$lib/account-api/envelope';
 
 export interface FieldExplanation {
 	name: string;

@@ -1,7 +1,7 @@
 // The relay's address and the URL that goes to it: loaded with the first choice of the Proxy target
 // (sender.svelte.ts), not with the page.
-import { text, type Text } from '../i18n/text';
-import { MacInputError } from '../mac/errors';
+import { text, type Text } from '$lib/i18n/text';
+import { MacInputError } from '$lib/mac/errors';
 
 /** What is wrong with a relay address: none typed, not http(s), or no URL with the upstream in it. */
 export type ProxyProblem = 'empty' | 'scheme' | 'invalid';

@@ -1,12 +1,12 @@
 // What Send does once clicked, loaded with the first Send (sender.svelte.ts holds the state the
 // page shows before that): one request after another while server_error comes back, each with a
 // fresh nonce and ts, and the answer explained.
-import { text, type Text } from '../i18n/text';
-import type { Playground } from '../playground/playground.svelte';
-import type { Sandbox } from '../sandbox/sandbox.svelte';
+import { text, type Text } from '$lib/i18n/text';
+import type { Playground } from '$lib/playground/playground.svelte';
+import type { Sandbox } from '$lib/sandbox/sandbox.svelte';
 import { explainResponse, type Explanation } from './explain';
 import { sendRequest, type SendOutcome } from './send';
-import { MAX_ATTEMPTS } from '../account-api/error-codes';
+import { MAX_ATTEMPTS } from '$lib/account-api/error-codes';
 import { RETRY_DELAY_MS, type SendResult, type SendState } from './attempts';
 
 function summarize(outcome: SendOutcome, explanation: Explanation | null): Text {

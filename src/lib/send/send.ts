@@ -1,5 +1,5 @@
-import { text, type Text } from '../i18n/text';
-import { RELAY_ERROR_HEADER } from '../relay/protocol';
+import { text, type Text } from '$lib/i18n/text';
+import { RELAY_ERROR_HEADER } from '$lib/relay/protocol';
 
 export type Target = 'sandbox' | 'proxy' | 'direct';
 

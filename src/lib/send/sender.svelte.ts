@@ -1,10 +1,10 @@
 import { createContext } from 'svelte';
-import { text, type Text } from '../i18n/text';
-import { attempt, type Outcome } from '../mac/errors';
-import type { Playground } from '../playground/playground.svelte';
-import type { Sandbox } from '../sandbox/sandbox.svelte';
-import { FocusRequests } from '../ui/focus-requests.svelte';
-import { Loaded } from '../ui/loaded.svelte';
+import { text, type Text } from '$lib/i18n/text';
+import { attempt, type Outcome } from '$lib/mac/errors';
+import type { Playground } from '$lib/playground/playground.svelte';
+import type { Sandbox } from '$lib/sandbox/sandbox.svelte';
+import { FocusRequests } from '$lib/ui/focus-requests.svelte';
+import { Loaded } from '$lib/ui/loaded.svelte';
 import type { Attempt, SendResult, SendState } from './attempts';
 import type { Target } from './send';
 

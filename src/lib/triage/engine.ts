@@ -3,7 +3,7 @@
 // reports through callbacks, in batches, and stops as soon as its signal aborts.
 import { MacChecks, syncDigests } from './hmac';
 import { parseKeys, type Keyring } from './keys';
-import { readRequests } from '../read/readers';
+import { readRequests } from '$lib/read/readers';
 import { NonceLedger, Tally } from './tally';
 import type {
 	HmacEngine,

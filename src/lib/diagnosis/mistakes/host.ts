@@ -1,7 +1,7 @@
 // Mistakes in the host and port lines: another deployment's host, a host of the older docs, the
 // host as written, the host with its port, and a port that is not the one the request went to.
 import { text, type Text } from '$lib/i18n/text';
-import { DEPLOYMENTS, REGIONS, deploymentOfHost, type Region } from '../../account-api/deployments';
+import { DEPLOYMENTS, REGIONS, deploymentOfHost, type Region } from '$lib/account-api/deployments';
 import type { CatalogueEntry } from './entry';
 
 const REGION_NAMES: Record<Region, Text> = {

@@ -10,12 +10,12 @@ import { urlRewritesText } from '$lib/i18n/url-rewrite-text';
 import { render as renderDiagnosis } from 'virtual:messages/diagnosis';
 import { render as renderPaste } from 'virtual:messages/paste';
 import { render as renderClient } from 'virtual:messages/client';
-import { shownParts, shownString } from '../../i18n/shown-text';
-import type { ClockCheck } from '../../diagnosis/clock-check';
-import type { LikelyClient } from '../../diagnosis/likely-client';
-import { maskKid, masker } from '../../diagnosis/mask-kid';
-import type { Diagnosis } from '../../diagnosis/verdict';
-import type { SignedRequestKind } from '../../read/parse-signed-request';
+import { shownParts, shownString } from '$lib/i18n/shown-text';
+import type { ClockCheck } from '$lib/diagnosis/clock-check';
+import type { LikelyClient } from '$lib/diagnosis/likely-client';
+import { maskKid, masker } from '$lib/diagnosis/mask-kid';
+import type { Diagnosis } from '$lib/diagnosis/verdict';
+import type { SignedRequestKind } from '$lib/read/parse-signed-request';
 
 /**
  * What a case file is made of. There is deliberately no mac_key here: a case file is attached to

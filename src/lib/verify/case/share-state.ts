@@ -9,9 +9,9 @@ import {
 	utf8Bytes,
 	type Outcome
 } from '$lib/mac';
-import { SHARE_LINK_MAX_CHARS, SHARE_TEXT_MAX_CHARS } from '../../read/input-limits';
-import { parseSignedRequest, type SignedRequest } from '../../read/parse-signed-request';
-import { isObject } from '../../read/parsed-request';
+import { SHARE_LINK_MAX_CHARS, SHARE_TEXT_MAX_CHARS } from '$lib/read/input-limits';
+import { parseSignedRequest, type SignedRequest } from '$lib/read/parse-signed-request';
+import { isObject } from '$lib/read/parsed-request';
 
 export type ShareOption = string | number | boolean;
 

@@ -12,15 +12,15 @@ import {
 import { text } from '$lib/i18n/text';
 import { LiveClock } from '$lib/ui/live-clock.svelte';
 import { Settled } from '$lib/ui/settled.svelte';
-import { clockCheck } from '../../diagnosis/clock-check';
-import { diffLoggedBaseString } from '../../diagnosis/base-string-diff';
-import { diagnose, type DiagnoseInput } from '../../diagnosis/diagnose';
-import type { Diagnosis } from '../../diagnosis/verdict';
-import { likelyClient, type LikelyClient } from '../../diagnosis/likely-client';
+import { clockCheck } from '$lib/diagnosis/clock-check';
+import { diffLoggedBaseString } from '$lib/diagnosis/base-string-diff';
+import { diagnose, type DiagnoseInput } from '$lib/diagnosis/diagnose';
+import type { Diagnosis } from '$lib/diagnosis/verdict';
+import { likelyClient, type LikelyClient } from '$lib/diagnosis/likely-client';
 import { BASE_URLS, hostsOf } from '$lib/account-api/deployments';
 import type { VerifyExample } from './examples';
-import type { ListedRequest } from '../../read/parse-signed-request';
-import { LOGGED_BASE_STRING_MAX_CHARS, MAC_KEY_MAX_CHARS } from '../../read/input-limits';
+import type { ListedRequest } from '$lib/read/parse-signed-request';
+import { LOGGED_BASE_STRING_MAX_CHARS, MAC_KEY_MAX_CHARS } from '$lib/read/input-limits';
 import { expectedInputOf, firstToOpen, listedVerdicts, type ListedVerdict } from './request-list';
 import {
 	shareLink,

@@ -8,7 +8,7 @@ import {
 	type BaseStringInput,
 	type RequestTarget
 } from '$lib/mac';
-import type { ListedRequest, SignedRequest } from '../../read/parse-signed-request';
+import type { ListedRequest, SignedRequest } from '$lib/read/parse-signed-request';
 
 /** A listed request's verdict: 'no-key' until a mac_key is given, 'unreadable' when it cannot be checked. */
 export type ListedVerdict = 'match' | 'mismatch' | 'no-key' | 'unreadable';

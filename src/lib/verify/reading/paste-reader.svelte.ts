@@ -3,7 +3,7 @@
 // one wins). A paste or link within OFF_MAIN_THREAD_CHARS is read at once, on the page; a larger
 // one in the worker, so the page keeps answering while it works, and Cancel ends the worker.
 import type { Text } from '$lib/i18n/text';
-import { OFF_MAIN_THREAD_CHARS, pasteTooLarge } from '../../read/input-limits';
+import { OFF_MAIN_THREAD_CHARS, pasteTooLarge } from '$lib/read/input-limits';
 import { runJob, type JobMessage, type ReadJob, type ResultMessage } from './protocol';
 import type { ShareLinkReading } from '../case/share-state';
 import type { PasteReading } from './read-paste';

@@ -11,7 +11,7 @@ import {
 	parseSignedRequests,
 	type ListedRequest,
 	type SignedRequest
-} from '../../read/parse-signed-request';
+} from '$lib/read/parse-signed-request';
 import { linkRequestOf, type LinkRequest } from '../case/share-state';
 
 export interface PasteReading {

@@ -5,7 +5,7 @@
 // linear in the reading's size.
 import { MacInputError, type MacErrorDetail } from '$lib/mac';
 import type { Text } from '$lib/i18n/text';
-import { PasteError } from '../../read/parsed-request';
+import { PasteError } from '$lib/read/parsed-request';
 
 /** A MacInputError as plain data; `text` for a PasteError. */
 interface WiredError {
