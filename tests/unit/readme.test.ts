@@ -78,10 +78,7 @@ describe('the README', () => {
 		const links = [...readme.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].map((match) => match[1]!);
 		const local = links.filter((link) => !/^[a-z]+:/.test(link));
 		expect(local.filter((link) => link.startsWith('docs/')).length).toBeGreaterThanOrEqual(8);
-		// docs/browsers.md is written with the three-engine suite (issue 24, §4).
-		const missing = local.filter(
-			(link) => link !== 'docs/browsers.md' && !existsSync(join(ROOT, link))
-		);
+		const missing = local.filter((link) => !existsSync(join(ROOT, link)));
 		expect(missing).toEqual([]);
 	});
 

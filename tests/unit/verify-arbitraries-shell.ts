@@ -16,7 +16,6 @@ export const realisticParams: fc.Arbitrary<MacHeaderParams> = fc.record({
 	nonce: fc.stringMatching(/^[A-Za-z0-9+/]{8,16}={0,2}$/),
 	mac: fc.stringMatching(/^[A-Za-z0-9+/]{27}=$/)
 });
-/* eslint-enable regexp/use-ignore-case */
 export const anyHeader = fc
 	.tuple(fc.oneof(realisticParams, headerParams), fc.boolean())
 	.map(([params, space]) => authorizationHeader(params, { space }));
