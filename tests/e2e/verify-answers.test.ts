@@ -144,6 +144,33 @@ test('two kids with the key of one: the other kid says "no key for this kid", ne
 	await expect(page.getByRole('list', { name: 'Diagnosis' })).toHaveCount(0);
 });
 
+test('on a phone the list of requests scrolls in its own box: the page never scrolls sideways, and each verdict is in view', async ({
+	page
+}) => {
+	await page.setViewportSize({ width: 375, height: 800 });
+	await page.goto('./verify');
+	await page
+		.getByRole('textbox', { name: 'Signed request' })
+		.fill(
+			[
+				ndjson(KID_A, KEY_A, 'bm9uY2UtYWxwaGEtMQ=='),
+				ndjson(KID_B, KEY_B, 'bm9uY2UtYnJhdm8tMQ==', 1)
+			].join('\n')
+		);
+	await page.getByRole('textbox', { name: 'mac_key' }).fill(KEY_A);
+	const table = page.getByRole('table', { name: 'Requests in the paste' });
+	await expect(table.getByRole('cell', { name: 'No key for this kid' })).toBeVisible();
+	const widths = await page.evaluate(() => ({
+		scroll: document.documentElement.scrollWidth,
+		client: document.documentElement.clientWidth
+	}));
+	expect(widths.scroll).toBeLessThanOrEqual(widths.client);
+	// The verdict column comes before the wide ones: in view without scrolling the box.
+	await table.getByRole('columnheader').first().scrollIntoViewIfNeeded();
+	await expect(table.getByRole('cell', { name: 'Match', exact: true })).toBeInViewport();
+	await expect(table.getByRole('cell', { name: 'No key for this kid' })).toBeInViewport();
+});
+
 test('the same on the Chinese page: the kid column and "no key for this kid"', async ({ page }) => {
 	await page.goto('./zh-CN/verify');
 	await page

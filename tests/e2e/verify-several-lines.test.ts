@@ -87,9 +87,9 @@ for (const [language, names] of Object.entries(LANGUAGES)) {
 			for (const [index, [path, , status]] of SIGNED.entries()) {
 				const cells = rows.nth(index + 1).getByRole('cell');
 				await expect(cells.nth(0)).toHaveText(String(index + 1));
-				await expect(cells.nth(2)).toHaveText(`https://${HOST}${path}`);
-				await expect(cells.nth(3)).toHaveText(String(status));
-				await expect(cells.nth(4)).toHaveText(status === 401 ? names.mismatch : names.match);
+				await expect(cells.nth(4)).toHaveText(`https://${HOST}${path}`);
+				await expect(cells.nth(5)).toHaveText(String(status));
+				await expect(cells.nth(1)).toHaveText(status === 401 ? names.mismatch : names.match);
 			}
 			await expect(page.getByRole('button', { name: names.open(3) })).toHaveAttribute(
 				'aria-pressed',

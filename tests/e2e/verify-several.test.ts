@@ -117,10 +117,10 @@ for (const [language, names] of Object.entries(LANGUAGES)) {
 			] as const) {
 				const cells = rows.nth(index).getByRole('cell');
 				await expect(cells.nth(0)).toHaveText(String(index));
-				await expect(cells.nth(1)).toHaveText('GET');
-				await expect(cells.nth(2)).toHaveText(`https://${HOST}${index % 2 ? BASIC : PROFILE}`);
-				await expect(cells.nth(3)).toHaveText(status);
-				await expect(cells.nth(4)).toHaveText(result);
+				await expect(cells.nth(3)).toHaveText('GET');
+				await expect(cells.nth(4)).toHaveText(`https://${HOST}${index % 2 ? BASIC : PROFILE}`);
+				await expect(cells.nth(5)).toHaveText(status);
+				await expect(cells.nth(1)).toHaveText(result);
 			}
 
 			// Entry 4 is the one opened: its verdict and the mistake that explains it.
