@@ -1,16 +1,13 @@
 // The sandbox service the zoo's requests go to, and the raw HTTP/1.1 they go over.
 //
-// The server is the one `node src/lib/relay/run.js --serve-sandbox` starts (relay/node.ts `serve`
-// trusting Host and X-Forwarded-Proto, the sandbox service behind it, the same refusals as
-// invalid_request or server_error), built here in the test process from the same parts for two
-// reasons: its clock is the zoo's (each request is answered at the instant its client read the
-// clock, so no answer depends on how long the run takes), and it knows one credential more than the
-// demo accounts, a mac_key with non-ASCII characters, which the command line cannot be given.
+// The server is the sandbox server of `npm run sandbox` (sandbox/server/server.ts), started here in
+// the test process for two reasons: its clock is the zoo's (each request is answered at the
+// instant its client read the clock, so no answer depends on how long the run takes), and it knows
+// one credential more than the demo accounts, a mac_key with non-ASCII characters, which an
+// accounts file could hold too but the zoo makes at run time.
 import net from 'node:net';
-import { DEPLOYMENT_HOSTS } from '../../src/lib/account-api/deployments';
-import { serve, type Listening } from '../../src/lib/relay/node';
-import { serviceRefusal } from '../../src/lib/relay/cli';
-import { initialSandboxState, SandboxService } from '../../src/lib/sandbox/service';
+import { startSandboxServer } from '../../src/lib/sandbox/server/server';
+import { demoTokens } from '../../src/lib/sandbox/state';
 import type { Account } from './matrix';
 
 export interface ZooSandbox {
@@ -23,28 +20,19 @@ export interface ZooSandbox {
 /** The sandbox service with the zoo's clock and the extra credentials, listening on 127.0.0.1. */
 export async function startSandbox(extra: readonly Account[]): Promise<ZooSandbox> {
 	let now = 0;
-	const state = initialSandboxState();
+	const tokens = demoTokens();
+	const profile = tokens[0]!;
 	for (const account of extra) {
-		if (state.tokens.some((token) => token.kid === account.kid)) continue;
-		state.tokens.push({
+		if (tokens.some((token) => token.kid === account.kid)) continue;
+		tokens.push({
+			...profile,
 			kid: account.kid,
 			macKey: account.macKey,
-			accountId: 'demo-profile',
-			userId: 'user-ada',
 			clientId: account.clientId,
-			scopes: ['basic_info', 'public_profile'],
-			status: 'valid'
+			scopes: ['basic_info', 'public_profile']
 		});
 	}
-	const sandbox = new SandboxService(state, { hosts: () => DEPLOYMENT_HOSTS, now: () => now });
-	// As cli.ts answers in --serve-sandbox mode: the service's own error body.
-	const refuse = serviceRefusal(() => now);
-	const server: Listening = await serve((request, target) => sandbox.handle(request, target), {
-		host: '127.0.0.1',
-		port: 0,
-		trustForwarded: true,
-		refuse
-	});
+	const server = await startSandboxServer({ host: '127.0.0.1', port: 0, tokens, now: () => now });
 	return { url: server.url, setNow: (ms) => (now = ms), close: server.close };
 }
 

@@ -21,7 +21,7 @@ import { SLOT_FIELDS } from '$lib/diagnosis/mistakes/entry';
 import { hmac, parseAuthorization } from '$lib/mac';
 import { syncDigests } from '$lib/triage/hmac';
 import { diagnoseMistake } from '$lib/triage/verify';
-import { DIAGNOSIS_HEADER, diagnosisHeaders } from '$lib/relay/sandbox-diagnosis';
+import { mismatchDiagnosis } from '$lib/sandbox/server/diagnosis';
 import zooRequests from './fixtures/zoo-requests.json' with { type: 'json' };
 import { english } from './verify-english';
 
@@ -278,7 +278,7 @@ describe("the sandbox server's diagnosis header", () => {
 		async () => {
 			const { url, authorization } = hugeMismatch('a%20b+c', 12_000, 'other-key', 6);
 			const header = `MAC id="${authorization.id}",ts="${authorization.ts}",nonce="${authorization.nonce}",mac="${authorization.mac}"`;
-			const headers = await diagnosisHeaders({
+			const diagnosis = await mismatchDiagnosis({
 				authorization: header,
 				params: parseAuthorization(header),
 				method: 'GET',
@@ -286,7 +286,7 @@ describe("the sandbox server's diagnosis header", () => {
 				uriForm: 'as-written',
 				macKey: KEY
 			});
-			expect(headers[DIAGNOSIS_HEADER]).toMatch(/^mistake=diagnosis-stopped; client=/);
+			expect(diagnosis).toMatch(/^mistake=diagnosis-stopped; client=/);
 		}
 	);
 });

@@ -10,7 +10,7 @@ import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authorizationHeader, baseString, requestTarget, sign } from '$lib/mac';
 import { DEMO_ACCOUNTS } from '$lib/sandbox/accounts';
-import { initialSandboxState, SandboxService } from '$lib/sandbox/service';
+import { SandboxService } from '$lib/sandbox/service';
 
 const ORIGIN = 'https://support.github.io';
 const HANDLER = fileURLToPath(new URL('../../src/lib/relay/handler.ts', import.meta.url));
@@ -54,7 +54,7 @@ async function bundleWorker(): Promise<string> {
 }
 
 const account = DEMO_ACCOUNTS[0]!;
-const sandbox = new SandboxService(initialSandboxState(), { hosts: () => ['open.tapapis.cn'] });
+const sandbox = new SandboxService({ hosts: () => ['open.tapapis.cn'] });
 const upstreamSeen: { url: string; authorization: string | null; cookie: string | null }[] = [];
 let worker: Miniflare;
 let code: string;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { isIpLiteral, isPublicAddress } from '$lib/relay/ip';
+import { isIpLiteral, isPublicAddress } from '$lib/http/ip';
 import { originAllowed, upstreamFromTarget } from '$lib/relay/handler';
-import { splitHttpUrl } from '$lib/relay/url';
+import { splitHttpUrl } from '$lib/http/url';
 
 describe('isPublicAddress', () => {
 	it.each([

@@ -41,21 +41,25 @@ describe('the sandbox server', { timeout: 30_000 }, () => {
 		expect(otherHost.status).toBe(401);
 		expect(JSON.parse(otherHost.body)).toMatchObject({ data: { error: 'access_denied' } });
 		expect(otherHost.diagnosis).toBe(
-			'mistake=host-other-deployment; client=docs-node-old; confidence=high'
+			'reason=mac-mismatch; mistake=host-other-deployment; client=docs-node-old; confidence=high'
 		);
 		// The Unity SDK with a token whose mac_algorithm is hmac-sha-256.
 		const sha256 = await send('unity-sdk', { sha256: true });
 		expect(sha256.status).toBe(401);
-		expect(sha256.diagnosis).toBe('mistake=hmac-sha256; client=unity-sdk; confidence=high');
+		expect(sha256.diagnosis).toBe(
+			'reason=mac-mismatch; mistake=hmac-sha256; client=unity-sdk; confidence=high'
+		);
 	});
 
 	it('names the client from the shape alone when nothing reproduces the mac', async () => {
 		const wrongKey = await send('docs-php', { key: 'not-the-key' });
 		expect(wrongKey.status).toBe(401);
-		expect(wrongKey.diagnosis).toBe('mistake=unexplained; client=docs-php; confidence=high');
+		expect(wrongKey.diagnosis).toBe(
+			'reason=mac-mismatch; mistake=unexplained; client=docs-php; confidence=high'
+		);
 		const shared = await send('docs-java', { key: 'not-the-key' });
 		expect(shared.diagnosis).toBe(
-			'mistake=unexplained; client=docs-node-old|docs-java; confidence=low'
+			'reason=mac-mismatch; mistake=unexplained; client=docs-node-old|docs-java; confidence=low'
 		);
 	});
 });

@@ -3,7 +3,7 @@ import { DEPLOYMENT_HOSTS } from '$lib/account-api/deployments';
 import { authorizationHeader, baseString, requestTarget, sign } from '$lib/mac';
 import { DEMO_ACCOUNTS } from '$lib/sandbox/accounts';
 import { openid, unionid } from '$lib/sandbox/identifiers';
-import { initialSandboxState, SandboxService, SandboxUnreachable } from '$lib/sandbox/service';
+import { SandboxService, SandboxUnreachable } from '$lib/sandbox/service';
 
 const NOW = 1_800_000_000_000;
 const HOSTS = DEPLOYMENT_HOSTS;
@@ -18,7 +18,7 @@ let service: SandboxService;
 let nonceCounter = 0;
 
 beforeEach(() => {
-	service = new SandboxService(initialSandboxState(), { hosts: () => HOSTS, now: () => NOW });
+	service = new SandboxService({ hosts: () => HOSTS, now: () => NOW });
 });
 
 interface SignOptions {
@@ -124,7 +124,7 @@ describe('SandboxService', () => {
 		expect((await call(await signed(PROFILE_URL, { ts: String(NOW / 1000 - 300) }))).status).toBe(
 			200
 		);
-		service.state.windowSeconds = 10;
+		service.configure({ windowSeconds: 10 });
 		expect(
 			(await call(await signed(PROFILE_URL, { ts: String(NOW / 1000 - 11) }))).body.data.error
 		).toBe('invalid_time');
@@ -147,14 +147,14 @@ describe('SandboxService', () => {
 	});
 
 	it('fails the next N requests with server_error when the fault switch is set', async () => {
-		service.state.failNext = 2;
+		service.configure({ failNext: 2 });
 		expect((await call(await signed(PROFILE_URL))).status).toBe(500);
 		expect((await call(await signed(PROFILE_URL))).body.data.error).toBe('server_error');
 		expect((await call(await signed(PROFILE_URL))).status).toBe(200);
 	});
 
 	it('invalidates a token when the user changes security info or revokes, and a new login works', async () => {
-		service.invalidate(profileAccount.kid, 'the user revoked the authorization');
+		service.invalidate(profileAccount.kid, 'revoked');
 		const denied = await call(await signed(PROFILE_URL));
 		expect(denied.body.data).toMatchObject({
 			error: 'access_denied',
@@ -168,7 +168,7 @@ describe('SandboxService', () => {
 	});
 
 	it('shifts its clock and Date header by the configured skew', async () => {
-		service.state.clockSkewSeconds = 1000;
+		service.configure({ clockSkewSeconds: 1000 });
 		const result = await call(await signed(PROFILE_URL));
 		expect(result.body.data.error).toBe('invalid_time');
 		expect(result.date).toBe(new Date(NOW + 1_000_000).toUTCString());

@@ -136,7 +136,7 @@ describe('Sender: server_error and retries', () => {
 	it('tries 3 times in all after server_error, waiting longer each time, then gives up', async () => {
 		const { sandbox, sender } = setup();
 		const waits = skipWaits();
-		sandbox.state.failNext = 5;
+		await sandbox.configure({ failNext: 5 });
 		await sender.send();
 		expect(MAX_ATTEMPTS).toBe(3);
 		expect(sender.attempts.map((attempt) => attempt.serverError)).toEqual([true, true, true]);
@@ -149,7 +149,7 @@ describe('Sender: server_error and retries', () => {
 	it('stops retrying at the first answer that is not server_error', async () => {
 		const { sandbox, sender } = setup();
 		skipWaits();
-		sandbox.state.failNext = 1;
+		await sandbox.configure({ failNext: 1 });
 		await sender.send();
 		expect(sender.attempts.map((attempt) => attempt.serverError)).toEqual([true, false]);
 		expect(sender.gaveUp).toBe(false);
@@ -159,7 +159,7 @@ describe('Sender: server_error and retries', () => {
 	it('starts counting again at each Send', async () => {
 		const { sandbox, sender } = setup();
 		skipWaits();
-		sandbox.state.failNext = 3;
+		await sandbox.configure({ failNext: 3 });
 		await sender.send();
 		expect(sender.gaveUp).toBe(true);
 		await sender.send();
@@ -216,7 +216,7 @@ describe('Sender: requests not to resubmit', () => {
 describe('Sender: actions on the answer', () => {
 	it("re-signs with the server's time: the live ts follows the server's clock, and it sends", async () => {
 		const { playground, sandbox, sender } = setup();
-		sandbox.state.clockSkewSeconds = 1000;
+		await sandbox.configure({ clockSkewSeconds: 1000 });
 		await sender.send();
 		expect(sender.result?.explanation).toMatchObject({ kind: 'error', code: 'invalid_time' });
 		const explanation = sender.result?.explanation;

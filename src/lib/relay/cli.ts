@@ -1,18 +1,14 @@
-import { initialSandboxState, SandboxService, SandboxUnreachable } from '$lib/sandbox/service';
-import { wrap } from '$lib/account-api/envelope';
-import { createRelayCore, DEFAULT_ALLOWED_ORIGINS, DEFAULT_UPSTREAM_HOSTS } from './handler';
+import { SandboxService, SandboxUnreachable } from '$lib/sandbox/service';
+import { startSandboxServer } from '$lib/sandbox/server/server';
+import { MAX_CONNECTIONS } from '$lib/http/serve';
+import { splitHttpUrl } from '$lib/http/url';
 import {
-	coarseTimers,
-	MAX_CONNECTIONS,
-	nodeUpstream,
-	resolveHost,
-	serve,
-	serveRelay,
-	type Refusal
-} from './node';
-import { RELAY_ERRORS } from './protocol';
-import { splitHttpUrl } from './url';
-import { withDiagnosis } from './sandbox-diagnosis';
+	createRelayCore,
+	DEFAULT_ALLOWED_ORIGINS,
+	DEFAULT_UPSTREAM_HOSTS,
+	relayError
+} from './handler';
+import { coarseTimers, nodeUpstream, resolveHost, serveRelay } from './node';
 
 const USAGE = `Usage: npm run proxy -- [options]
 
@@ -30,9 +26,8 @@ here, and the relay forwards it unchanged.
   --max-bytes N          largest upstream response relayed (default 1048576)
   --max-connections N    client connections served at once; more are answered 503 (default ${MAX_CONNECTIONS})
   --sandbox              answer with the built-in sandbox service instead of the real one
-  --serve-sandbox        be the sandbox service itself (no relay), for a relay in front of it; a
-                         wrong mac is answered with X-Sandbox-Diagnosis: the mistake that
-                         reproduces it and the likely client
+  --serve-sandbox        be the sandbox server itself (no relay), as \`npm run sandbox\` starts it
+                         with its defaults; see \`npm run sandbox -- --help\`
   --help                 this text
 `;
 
@@ -101,35 +96,6 @@ export function parseArgs(argv: readonly string[]): Args | string {
 	return args;
 }
 
-/**
- * How the sandbox service refuses what its server cannot read: the service's own error body, as
- * invalid_request; a fault or a full server is the service's server_error. `now` stamps the body.
- */
-export function serviceRefusal(now: () => number): Refusal {
-	return (code, message) =>
-		new Response(
-			JSON.stringify(
-				wrap(
-					{
-						code: 0,
-						error:
-							code === 'internal' || code === 'too_many_connections'
-								? 'server_error'
-								: 'invalid_request',
-						error_description: message,
-						msg: message
-					},
-					false,
-					now()
-				)
-			),
-			{
-				status: RELAY_ERRORS[code].status,
-				headers: { 'content-type': 'application/json; charset=utf-8' }
-			}
-		);
-}
-
 export async function main(
 	argv: readonly string[]
 ): Promise<{ url: string; close: () => Promise<void> } | null> {
@@ -138,14 +104,21 @@ export async function main(
 		console.log(args);
 		return null;
 	}
-	const sandbox = new SandboxService(initialSandboxState(), { hosts: () => args.allowHosts });
+	if (args.serveSandbox) {
+		const server = await startSandboxServer({
+			host: args.host,
+			port: args.port,
+			maxConnections: args.maxConnections
+		});
+		console.log(
+			`sandbox service listening on ${server.url} (answers for the host it is called by)`
+		);
+		return server;
+	}
+	const sandbox = new SandboxService({ hosts: () => args.allowHosts });
 	const sandboxHandler = async (request: Request, target?: string) => {
 		try {
-			const answer = await sandbox.handle(request, target);
-			// The sandbox server says why a mac is wrong (X-Sandbox-Diagnosis); the relay does not.
-			return args.serveSandbox
-				? await withDiagnosis(sandbox.state, request, target, answer)
-				: answer;
+			return await sandbox.handle(request, target);
 		} catch (error) {
 			if (!(error instanceof SandboxUnreachable)) throw error;
 			return new Response(JSON.stringify({ message: error.message }), {
@@ -154,20 +127,6 @@ export async function main(
 			});
 		}
 	};
-	if (args.serveSandbox) {
-		const refuse = serviceRefusal(Date.now);
-		const server = await serve(sandboxHandler, {
-			host: args.host,
-			port: args.port,
-			trustForwarded: true,
-			refuse,
-			maxConnections: args.maxConnections
-		});
-		console.log(
-			`sandbox service listening on ${server.url} (answers for ${args.allowHosts.join(', ')})`
-		);
-		return server;
-	}
 	const relay = createRelayCore({
 		allowHosts: args.allowHosts,
 		allowOrigins: args.allowOrigins.length > 0 ? args.allowOrigins : DEFAULT_ALLOWED_ORIGINS,
@@ -183,7 +142,8 @@ export async function main(
 	const server = await serveRelay(relay, {
 		host: args.host,
 		port: args.port,
-		maxConnections: args.maxConnections
+		maxConnections: args.maxConnections,
+		refuse: relayError
 	});
 	console.log(
 		`relay listening on ${server.url}${args.sandbox ? ' (answering with the sandbox service)' : ''}`

@@ -1,9 +1,9 @@
 import { DEPLOYMENT_HOSTS } from '../account-api/deployments';
 import { OPERATIONS } from '../account-api/operations';
-import { isIpLiteral, isPublicAddress } from './ip';
-import { DEFAULT_ALLOWED_ORIGINS, originAllowed } from './origins';
+import { isIpLiteral, isPublicAddress } from '../http/ip';
+import { DEFAULT_ALLOWED_ORIGINS, originAllowed } from '../http/origins';
 import { RELAY_ERROR_HEADER, RELAY_ERRORS, type RelayErrorCode } from './protocol';
-import { splitHttpUrl, type HttpTarget } from './url';
+import { splitHttpUrl, type HttpTarget } from '../http/url';
 
 /** The service's two deployments: the only upstreams allowed unless the operator adds more. */
 export const DEFAULT_UPSTREAM_HOSTS: readonly string[] = DEPLOYMENT_HOSTS;
@@ -95,7 +95,7 @@ export interface RelayAnswer {
 }
 
 export { RELAY_ERROR_HEADER, type RelayErrorCode };
-export { DEFAULT_ALLOWED_ORIGINS, originAllowed } from './origins';
+export { DEFAULT_ALLOWED_ORIGINS, originAllowed } from '../http/origins';
 
 /**
  * Headers on every answer of the relay: a relayed body is served from the relay's origin, so a

@@ -18,7 +18,7 @@ import {
 	type UpstreamAnswer,
 	type UpstreamRequest
 } from './handler';
-import { splitHttpUrl } from './url';
+import { splitHttpUrl } from '$lib/http/url';
 
 /** All addresses a name resolves to, for the relay's private-address check. */
 export async function resolveHost(host: string): Promise<string[]> {

@@ -1,17 +1,18 @@
+// Relative: the relay's handler imports this file, and an edge Worker is bundled without $lib.
+import { SERVER_REFUSALS } from '../http/refusals';
+
 /** The header that tells a relay's own answer from the upstream's; the page reads it to tell them apart. */
 export const RELAY_ERROR_HEADER = 'x-relay-error';
 
 /**
  * Every answer the relay gives on its own, instead of the upstream's: the code it sends in
  * `x-relay-error` and in the JSON body's `relay_error`, with the status and what it means.
- * This is the one list of them; the table in docs/relay.md repeats it for readers.
+ * This is the one list of them (with the refusals every server gives, http/refusals.ts); the table
+ * in docs/relay.md repeats it for readers.
  */
 export const RELAY_ERRORS = {
-	bad_request: { status: 400, meaning: 'the request could not be read as HTTP with a URL' },
-	headers_too_large: { status: 431, meaning: 'the request headers exceed 16 KiB' },
-	request_timeout: { status: 408, meaning: 'the request did not arrive in time' },
+	...SERVER_REFUSALS,
 	usage: { status: 400, meaning: 'neither /<upstream URL> nor /?url=<encoded upstream URL>' },
-	method_not_allowed: { status: 405, meaning: 'only GET (and the CORS preflight) is relayed' },
 	origin_not_allowed: { status: 403, meaning: 'the page’s origin is not on the list' },
 	bad_upstream_url: { status: 400, meaning: 'not an http(s) URL the relay can send as is' },
 	host_not_allowed: { status: 403, meaning: 'the upstream host is not on the allow-list' },
@@ -28,12 +29,7 @@ export const RELAY_ERRORS = {
 	upstream_incomplete: { status: 502, meaning: 'the answer ended before its body was complete' },
 	upstream_timeout: { status: 504, meaning: 'no complete answer within the time limit' },
 	redirect_not_followed: { status: 502, meaning: 'the upstream redirected (3xx other than 304)' },
-	response_too_large: { status: 502, meaning: 'the answer is larger than the cap (1 MiB)' },
-	too_many_connections: {
-		status: 503,
-		meaning: 'more client connections are open than the cap (--max-connections)'
-	},
-	internal: { status: 500, meaning: 'a fault in the relay itself' }
+	response_too_large: { status: 502, meaning: 'the answer is larger than the cap (1 MiB)' }
 } as const satisfies Record<string, { status: number; meaning: string }>;
 
 export type RelayErrorCode = keyof typeof RELAY_ERRORS;

@@ -1,14 +1,15 @@
 import { createContext } from 'svelte';
 import { DEMO_ACCOUNTS } from './accounts';
-import type { SandboxService } from './service';
-import { initialSandboxState, type SandboxToken } from './state';
+import type { SandboxService, SandboxSettings } from './service';
+import { initialSnapshot, type InvalidReason, type SandboxToken } from './state';
 
 /**
- * The sandbox service with its state made reactive, so the page shows token states and faults live.
- * The service's code is loaded on first use: a visitor who never sends does not download it.
+ * The page's view of the sandbox service: a mirror of its state, kept by subscribing, so the page
+ * shows token states and faults live; changes go to the service as commands. The service's code is
+ * loaded on first use: a visitor who never sends or opens its settings does not download it.
  */
 export class Sandbox {
-	readonly state = $state(initialSandboxState());
+	readonly state = $state(initialSnapshot());
 	#service: Promise<SandboxService> | null = null;
 
 	constructor(
@@ -17,10 +18,11 @@ export class Sandbox {
 	) {}
 
 	service(): Promise<SandboxService> {
-		this.#service ??= import('./service').then(
-			({ SandboxService }) =>
-				new SandboxService(this.state, { hosts: this.hosts, avatarBase: this.avatarBase })
-		);
+		this.#service ??= import('./service').then(({ SandboxService }) => {
+			const service = new SandboxService({ hosts: this.hosts, avatarBase: this.avatarBase });
+			service.subscribe((snapshot) => Object.assign(this.state, snapshot));
+			return service;
+		});
 		return this.#service;
 	}
 
@@ -28,7 +30,11 @@ export class Sandbox {
 		return (await this.service()).handle(request);
 	}
 
-	async invalidate(kid: string, reason: string): Promise<void> {
+	async configure(settings: SandboxSettings): Promise<void> {
+		(await this.service()).configure(settings);
+	}
+
+	async invalidate(kid: string, reason: InvalidReason): Promise<void> {
 		(await this.service()).invalidate(kid, reason);
 	}
 
@@ -54,8 +60,8 @@ export class Sandbox {
 		return this.tokenFor(kid)?.accountId ?? DEMO_ACCOUNTS[0]?.id ?? '';
 	}
 
-	reset(): void {
-		Object.assign(this.state, initialSandboxState());
+	async reset(): Promise<void> {
+		(await this.service()).reset();
 	}
 }
 

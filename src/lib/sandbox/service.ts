@@ -1,16 +1,19 @@
 import { baseString, macErrorMessage, parseAuthorization, requestTarget, sign } from '$lib/mac';
+import type { MacHeaderParams } from '$lib/mac';
 import { MacInputError } from '$lib/mac/errors';
 import { isTimestamp, randomNonce } from '$lib/mac/ts-nonce';
 import { ERROR_CODES, STATUS_TEXTS, type ErrorCode } from '$lib/account-api/error-codes';
 import { wrap } from '$lib/account-api/envelope';
 import { OPERATIONS, operationAt } from '$lib/account-api/operations';
-import { DEMO_ACCOUNTS } from './accounts';
-import { DEMO_USERS, vendorOf } from './directory';
-import type { SandboxState, SandboxToken } from './state';
-import { openid, unionid } from './identifiers';
+import { NonceMemory } from './nonces';
+import {
+	initialSnapshot,
+	type InvalidReason,
+	type SandboxSnapshot,
+	type SandboxToken
+} from './state';
 
-export { initialSandboxState, type SandboxState, type SandboxToken } from './state';
-export { vendorOf };
+export { initialSnapshot, type SandboxSnapshot, type SandboxToken, type InvalidReason };
 
 /** Thrown when the request's host is not one the sandbox answers for: as if DNS found nothing. */
 export class SandboxUnreachable extends Error {
@@ -26,54 +29,240 @@ export class SandboxUnreachable extends Error {
 }
 
 export interface SandboxOptions {
-	/** Hosts the sandbox answers for (the deployments' hosts). */
-	hosts: () => readonly string[];
+	/** Hosts the sandbox answers for (the deployments' hosts); every host when left out. */
+	hosts?: () => readonly string[];
 	now?: () => number;
-	/** Where the demo users' avatar images live; the page passes its own origin so they load under its CSP. */
+	/** Where relative avatar addresses resolve; the page passes its own origin so they load under its CSP. */
 	avatarBase?: string;
+	/** The tokens it starts with (and returns to on reset): the demo accounts' when left out. */
+	tokens?: readonly SandboxToken[];
+	/** The ts window in seconds, either way. */
+	windowSeconds?: number;
+	/** Nonces remembered at most (see NonceMemory). */
+	maxNonces?: number;
+	/**
+	 * Whether a wrong mac's answer carries the base string the sandbox built (`sandbox_base_string`),
+	 * which the real service never sends; true when left out.
+	 */
+	revealBaseString?: boolean;
 }
 
-/** What the service of the spec does, as a web-standard fetch handler: the browser and Node share it. */
+/**
+ * Why the sandbox answered as it did, in ids: `ok`, or the check the request failed. The server's
+ * journal and X-Sandbox-Diagnosis say these; the page words them in its language.
+ */
+export type SandboxVerdict =
+	| 'ok'
+	| 'fault'
+	| 'method-not-get'
+	| 'not-found'
+	| 'header-missing'
+	| 'header-malformed'
+	| 'client-id-missing'
+	| 'ts-not-seconds'
+	| 'ts-outside-window'
+	| 'unknown-kid'
+	| 'mac-mismatch'
+	| 'revoked'
+	| 'nonce-reused'
+	| 'client-id-wrong'
+	| 'scope-not-granted';
+
+/** What the sandbox found, beside its answer. */
+export interface SandboxOutcome {
+	verdict: SandboxVerdict;
+	/** The kid the header named, where it could be read. */
+	kid: string | null;
+	params: MacHeaderParams | null;
+	/** The base string the sandbox built from the request, where the header could be read. */
+	baseString: string | null;
+	/** The token of that kid, where the sandbox has one. */
+	token: SandboxToken | null;
+}
+
+export interface SandboxAnswer {
+	response: Response;
+	outcome: SandboxOutcome;
+}
+
+/** Commands that change the sandbox's settings. */
+export interface SandboxSettings {
+	windowSeconds?: number;
+	clockSkewSeconds?: number;
+	/** The fault switch: the next N requests get server_error. */
+	failNext?: number;
+}
+
+/**
+ * What the service of the spec does, as a web-standard fetch handler: the page, the relay and the
+ * sandbox server share it. Its state is its own: changed through commands (configure, invalidate,
+ * login, reset) and observed through `subscribe`.
+ */
 export class SandboxService {
-	constructor(
-		readonly state: SandboxState,
-		private readonly options: SandboxOptions
-	) {}
+	#snapshot: SandboxSnapshot;
+	readonly #initial: readonly SandboxToken[] | undefined;
+	#nonces: NonceMemory;
+	#logins = 0;
+	#listeners = new Set<(snapshot: SandboxSnapshot) => void>();
+	/** Kept as a list and a map: a server with many accounts finds a kid in O(1). */
+	#byKid = new Map<string, SandboxToken>();
+
+	constructor(private readonly options: SandboxOptions = {}) {
+		this.#initial = options.tokens;
+		this.#snapshot = this.#fresh();
+		this.#nonces = new NonceMemory(options.maxNonces);
+		this.#index();
+	}
+
+	#fresh(): SandboxSnapshot {
+		const snapshot = initialSnapshot(this.#initial);
+		if (this.options.windowSeconds !== undefined)
+			snapshot.windowSeconds = this.options.windowSeconds;
+		return snapshot;
+	}
+
+	#index(): void {
+		this.#byKid = new Map(this.#snapshot.tokens.map((token) => [token.kid, token]));
+	}
+
+	/** A copy of what the sandbox holds now. */
+	snapshot(): SandboxSnapshot {
+		const { tokens, ...settings } = this.#snapshot;
+		return {
+			...settings,
+			tokens: tokens.map((token) => ({ ...token, scopes: [...token.scopes] }))
+		};
+	}
+
+	/** Calls `listener` with a snapshot now and after every change; returns the unsubscribe. */
+	subscribe(listener: (snapshot: SandboxSnapshot) => void): () => void {
+		this.#listeners.add(listener);
+		listener(this.snapshot());
+		return () => this.#listeners.delete(listener);
+	}
+
+	#changed(): void {
+		if (this.#listeners.size === 0) return;
+		const snapshot = this.snapshot();
+		for (const listener of this.#listeners) listener(snapshot);
+	}
+
+	tokenFor(kid: string): SandboxToken | undefined {
+		return this.#byKid.get(kid);
+	}
 
 	now(): number {
-		return (this.options.now?.() ?? Date.now()) + this.state.clockSkewSeconds * 1000;
+		return (this.options.now?.() ?? Date.now()) + this.#snapshot.clockSkewSeconds * 1000;
+	}
+
+	configure(settings: SandboxSettings): void {
+		const whole = (value: number | undefined, min: number) =>
+			value === undefined || !Number.isFinite(value) ? undefined : Math.max(min, Math.trunc(value));
+		const windowSeconds = whole(settings.windowSeconds, 0);
+		const clockSkewSeconds = whole(settings.clockSkewSeconds, -Infinity);
+		const failNext = whole(settings.failNext, 0);
+		if (windowSeconds !== undefined) this.#snapshot.windowSeconds = windowSeconds;
+		if (clockSkewSeconds !== undefined) this.#snapshot.clockSkewSeconds = clockSkewSeconds;
+		if (failNext !== undefined) this.#snapshot.failNext = failNext;
+		this.#changed();
+	}
+
+	/** Spec §3: the user changed their account security information or revoked the authorization. */
+	invalidate(kid: string, reason: InvalidReason): void {
+		const token = this.#byKid.get(kid);
+		if (token && token.status === 'valid') {
+			token.status = 'invalid';
+			token.invalidatedBy = reason;
+			this.#changed();
+		}
+	}
+
+	/** A new login of the same account: a fresh credential, as the SDK would hand out. */
+	login(accountId: string): SandboxToken {
+		const first = this.#snapshot.tokens.find((candidate) => candidate.accountId === accountId);
+		if (!first) throw new Error(`No account ${accountId}`);
+		this.#logins += 1;
+		const root = (this.#initial ?? initialSnapshot().tokens).find(
+			(candidate) => candidate.accountId === accountId
+		);
+		const token: SandboxToken = {
+			kid: `${root?.kid ?? first.kid}-${this.#logins}`,
+			macKey: randomNonce('letters'),
+			accountId,
+			clientId: first.clientId,
+			scopes: [...first.scopes],
+			status: 'valid',
+			identity: { ...first.identity }
+		};
+		this.#snapshot.tokens = [...this.#snapshot.tokens, token];
+		this.#byKid.set(token.kid, token);
+		this.#changed();
+		return { ...token };
+	}
+
+	/** Back to the first tokens and settings; every nonce forgotten. */
+	reset(): void {
+		this.#snapshot = this.#fresh();
+		this.#logins = 0;
+		this.#nonces.clear();
+		this.#index();
+		this.#changed();
+	}
+
+	/** The answer alone; see `answer`. */
+	async handle(request: Request, target?: string): Promise<Response> {
+		return (await this.answer(request, target)).response;
 	}
 
 	/**
-	 * Answers one request. `target` is its path and query exactly as received, where a server knows
-	 * them: the Request's URL has been through the URL parser, which re-encodes `'`, `"`, `<` and `>`
-	 * in a query, and the signature covers the bytes the client sent. The page's own requests
-	 * need none: they are built from the URL the page signed.
+	 * Answers one request, and says why. `target` is its path and query exactly as received, where a
+	 * server knows them: the Request's URL has been through the URL parser, which re-encodes `'`,
+	 * `"`, `<` and `>` in a query, and the signature covers the bytes the client sent. The page's own
+	 * requests need none: they are built from the URL the page signed.
 	 */
-	async handle(request: Request, target?: string): Promise<Response> {
+	async answer(request: Request, target?: string): Promise<SandboxAnswer> {
 		const url = new URL(request.url);
-		if (!this.options.hosts().includes(url.hostname)) {
-			throw new SandboxUnreachable(this.options.hosts(), url.hostname);
-		}
+		const hosts = this.options.hosts?.();
+		if (hosts && !hosts.includes(url.hostname)) throw new SandboxUnreachable(hosts, url.hostname);
 		const now = this.now();
-		if (this.state.failNext > 0) {
-			this.state.failNext -= 1;
-			return this.error(
-				now,
+		const outcome: SandboxOutcome = {
+			verdict: 'ok',
+			kid: null,
+			params: null,
+			baseString: null,
+			token: null
+		};
+		const fail = (verdict: SandboxVerdict, code: ErrorCode, description: string) => {
+			outcome.verdict = verdict;
+			const extra: Record<string, string> =
+				verdict === 'mac-mismatch' && this.options.revealBaseString !== false
+					? { sandbox_base_string: outcome.baseString! }
+					: {};
+			return { response: this.error(now, code, description, extra), outcome };
+		};
+		if (this.#snapshot.failNext > 0) {
+			this.#snapshot.failNext -= 1;
+			this.#changed();
+			return fail(
+				'fault',
 				'server_error',
 				'The sandbox was told to fail this request (fault switch).'
 			);
 		}
 		if (request.method !== 'GET') {
-			return this.error(now, 'invalid_request', `Only GET is supported, not ${request.method}.`);
+			return fail(
+				'method-not-get',
+				'invalid_request',
+				`Only GET is supported, not ${request.method}.`
+			);
 		}
 		const operation = operationAt(url.pathname);
-		if (!operation) return this.error(now, 'not_found', `No resource at ${url.pathname}.`);
+		if (!operation) return fail('not-found', 'not_found', `No resource at ${url.pathname}.`);
 
 		const header = request.headers.get('authorization');
 		if (header === null)
-			return this.error(now, 'invalid_request', 'The Authorization header is missing.');
-		let params;
+			return fail('header-missing', 'invalid_request', 'The Authorization header is missing.');
+		let params: MacHeaderParams;
 		try {
 			params = parseAuthorization(header);
 		} catch (error) {
@@ -81,31 +270,17 @@ export class SandboxService {
 				error instanceof MacInputError
 					? macErrorMessage(error.code, error.params as never)
 					: 'unreadable';
-			return this.error(now, 'invalid_request', `The Authorization header is malformed: ${reason}`);
-		}
-		const clientId = url.searchParams.get('client_id');
-		if (!clientId) return this.error(now, 'invalid_request', 'The client_id parameter is missing.');
-
-		const ts = Number(params.ts);
-		if (!isTimestamp(params.ts)) {
-			return this.error(now, 'invalid_time', `ts "${params.ts}" is not decimal whole seconds.`);
-		}
-		const offBy = ts - Math.floor(now / 1000);
-		if (Math.abs(offBy) > this.state.windowSeconds) {
-			const side = offBy > 0 ? 'ahead of' : 'behind';
-			return this.error(
-				now,
-				'invalid_time',
-				`ts is ${Math.abs(offBy)} s ${side} the server's clock; the sandbox accepts ±${this.state.windowSeconds} s.`
+			return fail(
+				'header-malformed',
+				'invalid_request',
+				`The Authorization header is malformed: ${reason}`
 			);
 		}
-
-		const token = this.state.tokens.find((candidate) => candidate.kid === params.id);
-		if (!token) return this.error(now, 'access_denied', `Unknown kid "${params.id}".`);
-
+		outcome.kid = params.id;
+		outcome.params = params;
 		// Rebuild the base string from the request as received, exactly as a signer builds it.
 		const parsed = requestTarget(request.url);
-		const base = baseString({
+		outcome.baseString = baseString({
 			ts: params.ts,
 			nonce: params.nonce,
 			method: request.method,
@@ -114,92 +289,82 @@ export class SandboxService {
 			port: parsed.port,
 			ext: params.ext ?? ''
 		});
-		const expected = await sign(token.macKey, base);
-		if (expected !== params.mac) {
-			return this.error(now, 'access_denied', 'The mac does not match the request.', {
-				sandbox_base_string: base
-			});
-		}
-		if (token.status === 'invalid') {
-			return this.error(
-				now,
-				'access_denied',
-				`The token is no longer valid: ${token.invalidatedBy}.`
+		const clientId = url.searchParams.get('client_id');
+		if (!clientId)
+			return fail('client-id-missing', 'invalid_request', 'The client_id parameter is missing.');
+
+		const windowSeconds = this.#snapshot.windowSeconds;
+		if (!isTimestamp(params.ts)) {
+			return fail(
+				'ts-not-seconds',
+				'invalid_time',
+				`ts "${params.ts}" is not decimal whole seconds.`
 			);
 		}
-		this.forgetOldNonces(now);
-		const nonceKey = `${params.id}\n${params.nonce}`;
-		if (this.state.usedNonces[nonceKey] !== undefined) {
-			return this.error(
-				now,
+		const offBy = Number(params.ts) - Math.floor(now / 1000);
+		if (Math.abs(offBy) > windowSeconds) {
+			const side = offBy > 0 ? 'ahead of' : 'behind';
+			return fail(
+				'ts-outside-window',
+				'invalid_time',
+				`ts is ${Math.abs(offBy)} s ${side} the server's clock; the sandbox accepts ±${windowSeconds} s.`
+			);
+		}
+
+		const token = this.#byKid.get(params.id);
+		if (!token) return fail('unknown-kid', 'access_denied', `Unknown kid "${params.id}".`);
+		outcome.token = token;
+		if ((await sign(token.macKey, outcome.baseString)) !== params.mac) {
+			return fail('mac-mismatch', 'access_denied', 'The mac does not match the request.');
+		}
+		if (token.status === 'invalid') {
+			const why =
+				token.invalidatedBy === 'security_changed'
+					? 'the user changed their account security info'
+					: 'the user revoked the authorization';
+			return fail('revoked', 'access_denied', `The token is no longer valid: ${why}.`);
+		}
+		if (this.#nonces.seen(params.id, params.nonce, now)) {
+			return fail(
+				'nonce-reused',
 				'invalid_request',
 				'This nonce was already used within the time window.'
 			);
 		}
-		this.state.usedNonces[nonceKey] = now + this.state.windowSeconds * 1000;
+		this.#nonces.remember(params.id, params.nonce, now + windowSeconds * 1000, now);
 
 		if (clientId !== token.clientId) {
-			return this.error(
-				now,
+			return fail(
+				'client-id-wrong',
 				'invalid_client',
 				`client_id "${clientId}" is not the application this token was issued to.`
 			);
 		}
 		const { scope } = OPERATIONS[operation];
 		if (!token.scopes.includes(scope)) {
-			return this.error(now, 'forbidden', `The user did not grant ${scope}.`);
+			return fail('scope-not-granted', 'forbidden', `The user did not grant ${scope}.`);
 		}
-		return this.respond(now, 200, wrap(this.resource(token, scope), true, now));
-	}
-
-	/** Spec §3: the user changed their account security information or revoked the authorization. */
-	invalidate(kid: string, reason: string): void {
-		const token = this.state.tokens.find((candidate) => candidate.kid === kid);
-		if (token && token.status === 'valid') {
-			token.status = 'invalid';
-			token.invalidatedBy = reason;
-		}
-	}
-
-	/** A new login of the same account: a fresh credential, as the SDK would hand out. */
-	login(accountId: string): SandboxToken {
-		const account = DEMO_ACCOUNTS.find((candidate) => candidate.id === accountId);
-		if (!account) throw new Error(`No demo account ${accountId}`);
-		this.state.logins += 1;
-		const token: SandboxToken = {
-			kid: `${account.kid}-${this.state.logins}`,
-			macKey: randomNonce('letters'),
-			accountId: account.id,
-			userId: account.userId,
-			clientId: account.clientId,
-			scopes: [...account.scopes],
-			status: 'valid'
+		return {
+			response: this.respond(now, 200, wrap(this.resource(token, scope), true, now)),
+			outcome
 		};
-		this.state.tokens.push(token);
-		return token;
 	}
 
 	private resource(token: SandboxToken, scope: string): Record<string, string> {
-		const user = DEMO_USERS.find((candidate) => candidate.id === token.userId);
-		const ids = {
-			openid: openid(token.clientId, token.userId),
-			unionid: unionid(vendorOf(token.clientId), token.userId)
-		};
-		if (scope === 'basic_info') return ids;
-		const avatar = new URL(
-			user?.avatar ?? '',
-			this.options.avatarBase ?? 'https://example.com/avatars/'
-		).href;
-		return { name: user?.name ?? '', avatar, ...ids };
-	}
-
-	private forgetOldNonces(now: number): void {
-		for (const [key, until] of Object.entries(this.state.usedNonces)) {
-			if (until < now) delete this.state.usedNonces[key];
+		const { openid, unionid, name, avatar } = token.identity;
+		if (scope === 'basic_info') return { openid, unionid };
+		const base = this.options.avatarBase ?? 'https://example.com/avatars/';
+		let address = avatar;
+		try {
+			address = new URL(avatar, base).href;
+		} catch {
+			// An avatar that is no URL is answered as it was given.
 		}
+		return { name, avatar: address, openid, unionid };
 	}
 
-	private error(
+	/** The service's error answer for `code`, wrapped, with the status of the older docs. */
+	error(
 		now: number,
 		code: ErrorCode,
 		description: string,

@@ -1,47 +1,71 @@
 import { TS_WINDOW_SECONDS } from '$lib/account-api/ts-window';
 import { DEMO_ACCOUNTS } from './accounts';
+import { DEMO_USERS, vendorOf } from './directory';
+import { openid, unionid } from './identifiers';
+
+/** What an account answers with (spec §2.1, §2.2). */
+export interface Identity {
+	openid: string;
+	unionid: string;
+	name: string;
+	/** An image's address; relative ones resolve against the sandbox's avatar base URL. */
+	avatar: string;
+}
+
+/** The two triggers of spec §3 that make a token Invalid, as codes: each page words them itself. */
+export const INVALID_REASONS = ['security_changed', 'revoked'] as const;
+export type InvalidReason = (typeof INVALID_REASONS)[number];
 
 export interface SandboxToken {
 	kid: string;
 	macKey: string;
+	/** The account the token belongs to: a new login of it gets a fresh token with the same identity. */
 	accountId: string;
-	userId: string;
 	clientId: string;
 	scopes: string[];
 	status: 'valid' | 'invalid';
 	/** Why the token became Invalid (spec §3). */
-	invalidatedBy?: string;
+	invalidatedBy?: InvalidReason;
+	identity: Identity;
 }
 
-/** Everything the sandbox remembers. A plain object, so a page can make it reactive from outside. */
-export interface SandboxState {
-	tokens: SandboxToken[];
+/** What the sandbox shows of itself: a copy, handed to those who subscribe to it. */
+export interface SandboxSnapshot {
+	tokens: readonly SandboxToken[];
 	/** Accepted clock difference for ts, in seconds either way: a sandbox assumption (spec §5.8 leaves it open). */
 	windowSeconds: number;
 	/** How far the sandbox's clock runs ahead of this machine's, to show invalid_time and its cure. */
 	clockSkewSeconds: number;
-	/** Fault switch: the next N requests get server_error. */
+	/** The fault switch: the next N requests get server_error. */
 	failNext: number;
-	/** kid + nonce → when the nonce may be used again (ms). */
-	usedNonces: Record<string, number>;
-	logins: number;
 }
 
-export function initialSandboxState(): SandboxState {
-	return {
-		tokens: DEMO_ACCOUNTS.map((account) => ({
+/** The tokens of the demo accounts, as the sandbox first issues them. */
+export function demoTokens(): SandboxToken[] {
+	return DEMO_ACCOUNTS.map((account) => {
+		const user = DEMO_USERS.find((candidate) => candidate.id === account.userId);
+		return {
 			kid: account.kid,
 			macKey: account.macKey,
 			accountId: account.id,
-			userId: account.userId,
 			clientId: account.clientId,
 			scopes: [...account.scopes],
-			status: 'valid'
-		})),
+			status: 'valid',
+			identity: {
+				openid: openid(account.clientId, account.userId),
+				unionid: unionid(vendorOf(account.clientId), account.userId),
+				name: user?.name ?? '',
+				avatar: user?.avatar ?? ''
+			}
+		};
+	});
+}
+
+export function initialSnapshot(tokens: readonly SandboxToken[] = demoTokens()): SandboxSnapshot {
+	return {
+		tokens: tokens.map((token) => ({ ...token, scopes: [...token.scopes] })),
 		windowSeconds: TS_WINDOW_SECONDS,
 		clockSkewSeconds: 0,
-		failNext: 0,
-		usedNonces: {},
-		logins: 0
+		failNext: 0
 	};
 }

@@ -1,4 +1,5 @@
-// Which pages may use the relay: the Origin header against the operator's patterns.
+// Which pages may use a server of this project (the relay, the sandbox server): the Origin header
+// against the operator's patterns.
 import { isIpLiteral } from './ip';
 
 /** Local development and preview servers, and GitHub Pages sites. */

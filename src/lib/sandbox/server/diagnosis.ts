@@ -1,0 +1,101 @@
+// The sandbox server's answer to a request that fails verification says why, in two headers:
+// X-Sandbox-Diagnosis (`reason=mac-mismatch; mistake=host-other-deployment; client=docs-node-old;
+// confidence=high`, or `reason=ts-outside-window` …) and X-Sandbox-Base-String (the base string the
+// sandbox built). Node only: the service itself, which the page runs too, knows nothing of the
+// diagnosis, so the catalogue stays out of the page.
+import type { MacHeaderParams } from '$lib/mac';
+import { diagnose } from '$lib/diagnosis/diagnose';
+import { likelyClient } from '$lib/diagnosis/likely-client';
+import { DIAGNOSIS_STOPPED } from '$lib/diagnosis/verdict';
+import type { SandboxOutcome } from '../service';
+
+export const DIAGNOSIS_HEADER = 'x-sandbox-diagnosis';
+export const BASE_STRING_HEADER = 'x-sandbox-base-string';
+
+/** A request whose mac is wrong, as the sandbox received it, with its kid's key. */
+export interface SandboxMismatch {
+	/** The Authorization header as received. */
+	authorization: string;
+	params: MacHeaderParams;
+	method: string;
+	/** The URL: its host as Host writes it, its path and query the bytes received when known. */
+	url: string;
+	/** Which bytes the URL's path and query are: as received ('as-written'), or the parser's. */
+	uriForm: 'as-written' | 'browser';
+	macKey: string;
+}
+
+/**
+ * What the diagnosis makes of a wrong mac: `mistake=<id, a+b for a pair, unexplained, or
+ * diagnosis-stopped for a URL too long to diagnose>; client=<id, several joined by |, or unknown>;
+ * confidence=<high, medium, low or none>`. Ids only, in ASCII.
+ */
+export async function mismatchDiagnosis(mismatch: SandboxMismatch): Promise<string> {
+	let mistake = 'unexplained';
+	try {
+		const diagnosis = await diagnose({
+			authorization: mismatch.params,
+			method: mismatch.method,
+			url: mismatch.url,
+			uriForm: mismatch.uriForm,
+			macKey: mismatch.macKey
+		});
+		mistake =
+			diagnosis.verdict === 'stopped'
+				? DIAGNOSIS_STOPPED
+				: (diagnosis.explanations[0]?.id ?? 'unexplained');
+	} catch {
+		// A URL the diagnosis cannot sign: nothing reproduces it.
+	}
+	const client = likelyClient({
+		authorization: mismatch.authorization,
+		mistakes: mistake,
+		url: mismatch.url
+	});
+	return `mistake=${mistake}; client=${client.id}; confidence=${client.confidence ?? 'none'}`;
+}
+
+/**
+ * X-Sandbox-Diagnosis for an answer: null for a request that passed; `reason=<verdict>` for the
+ * others, with the diagnosis of a wrong mac after it. `url` is the URL as called, its path and
+ * query as received.
+ */
+export async function diagnosisOf(
+	outcome: SandboxOutcome,
+	request: { method: string; url: string; authorization: string | null }
+): Promise<string | null> {
+	if (outcome.verdict === 'ok') return null;
+	const reason = `reason=${outcome.verdict}`;
+	if (
+		outcome.verdict !== 'mac-mismatch' ||
+		outcome.params === null ||
+		outcome.token === null ||
+		request.authorization === null
+	)
+		return reason;
+	const found = await mismatchDiagnosis({
+		authorization: request.authorization,
+		params: outcome.params,
+		method: request.method,
+		url: request.url,
+		uriForm: 'as-written',
+		macKey: outcome.token.macKey
+	});
+	return `${reason}; ${found}`;
+}
+
+/**
+ * A base string as one header line: `\n` for a line feed, `\\` for a backslash, and `\uXXXX` for
+ * every other character outside printable ASCII, so that any base string fits a header.
+ */
+export function headerSafe(text: string): string {
+	let out = '';
+	for (let i = 0; i < text.length; i++) {
+		const code = text.charCodeAt(i);
+		if (code === 0x0a) out += '\\n';
+		else if (code === 0x5c) out += '\\\\';
+		else if (code < 0x20 || code > 0x7e) out += `\\u${code.toString(16).padStart(4, '0')}`;
+		else out += text[i];
+	}
+	return out;
+}
