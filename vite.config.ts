@@ -6,6 +6,7 @@ import { defineConfig } from 'vitest/config';
 import { paraglideVitePlugin } from '@inlang/paraglide-js';
 import { DEPLOYMENTS, type Region } from './src/lib/account-api/deployments.ts';
 import { localeVariants, scanVariantsAsTheirFiles } from './src/lib/i18n/locale-variants.ts';
+import { sandboxServerAsset } from './src/lib/sandbox/server/bundle.js';
 import settings from './project.inlang/settings.json' with { type: 'json' };
 
 /** A deployment's base URL for this build: its default, unless the build's environment names another. */
@@ -83,7 +84,9 @@ export default defineConfig({
 			locales: settings.locales
 		}),
 		sveltekit(),
-		coreEnglishOnDemand()
+		coreEnglishOnDemand(),
+		// sandbox-server.mjs at the site's root, for integrators to download (the sandbox page).
+		sandboxServerAsset()
 	],
 	optimizeDeps: {
 		// `npm run dev` scans the routes for the packages to pre-bundle; without this the scan fails

@@ -53,6 +53,8 @@ export function pageLocale(): Locale {
 }
 
 /** A page of the site in the language of the page on screen: for links and goto(). */
-export function localHref(path: '/' | '/verify' | '/errors' | '/triage'): ResolvedPathname {
+export function localHref(
+	path: '/' | '/verify' | '/errors' | '/triage' | '/sandbox'
+): ResolvedPathname {
 	return localizeHref(resolve(path), pageLocale());
 }

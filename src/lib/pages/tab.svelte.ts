@@ -1,5 +1,6 @@
 import { browser } from '$app/environment';
 import type { Playground } from '$lib/playground/playground.svelte';
+import type { LiveJournal } from '$lib/sandbox/live/live-journal.svelte';
 import type { Sandbox } from '$lib/sandbox/sandbox.svelte';
 import type { Sender } from '$lib/send/sender.svelte';
 import type { TriageDesk } from '$lib/triage-desk/desk.svelte';
@@ -17,6 +18,7 @@ export interface TabStates {
 	sign: SignState;
 	verify: VerifyDesk;
 	triage: TriageDesk;
+	sandbox: LiveJournal;
 }
 
 // One of each per tab, outside any component: going to another page and back, or switching

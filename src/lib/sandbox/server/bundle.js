@@ -11,16 +11,15 @@ const ENTRY = fileURLToPath(new URL('./run.ts', import.meta.url));
 export const FILE_NAME = 'sandbox-server.mjs';
 
 /**
- * The bundle's code.
- * @param {Record<string, string>} define the build's compile-time constants (the deployments' URLs)
+ * The bundle's code. The deployments' base URLs are not baked in: the server answers for whatever
+ * host it is called by.
  * @returns {Promise<string>}
  */
-export async function bundleSandboxServer(define = {}) {
+export async function bundleSandboxServer() {
 	const output = await build({
 		configFile: false,
 		logLevel: 'silent',
 		resolve: { alias: { $lib: LIB } },
-		define,
 		// Everything in the one file: it must run where no node_modules is.
 		ssr: { noExternal: true, target: 'node' },
 		build: {
@@ -58,22 +57,23 @@ const VIRTUAL = 'virtual:sandbox-server';
 /**
  * The site's build ships sandbox-server.mjs at its root, and the sandbox page imports
  * `virtual:sandbox-server` for its name, size and SHA-256. Bundled once per build.
- * @param {Record<string, string>} define
  * @returns {import('vite').Plugin}
  */
-export function sandboxServerAsset(define) {
+export function sandboxServerAsset() {
 	/** @type {Promise<string> | null} */
 	let code = null;
-	const bundled = () => (code ??= bundleSandboxServer(define));
+	const bundled = () => (code ??= bundleSandboxServer());
 	return {
 		name: 'sandbox-server-asset',
 		resolveId: (id) => (id === VIRTUAL ? `\0${VIRTUAL}` : null),
-		async load(id) {
-			if (id !== `\0${VIRTUAL}`) return null;
-			const text = await bundled();
-			return `export const FILE_NAME = ${JSON.stringify(FILE_NAME)};
+		load: {
+			filter: { id: new RegExp(`^\\0${VIRTUAL}$`) },
+			async handler() {
+				const text = await bundled();
+				return `export const FILE_NAME = ${JSON.stringify(FILE_NAME)};
 export const SHA256 = ${JSON.stringify(sha256(text))};
 export const BYTES = ${Buffer.byteLength(text)};`;
+			}
 		},
 		async generateBundle() {
 			if (this.environment.name !== 'client') return;
