@@ -1,5 +1,6 @@
 import { curlCommand } from '$lib/mac/curl';
 import type { JournalEntry } from '../server/journal';
+import { serverBase, type AddressProblem } from './address';
 
 /** Where `npm run sandbox` and sandbox-server.mjs listen by default. */
 export const DEFAULT_ADDRESS = 'http://127.0.0.1:8787';
@@ -14,7 +15,7 @@ export type LiveStatus =
 	| { kind: 'reconnecting' }
 	/** Nothing answered as a sandbox server at the address. */
 	| { kind: 'refused' }
-	| { kind: 'bad-address'; reason: 'not-url' | 'not-http' };
+	| { kind: 'bad-address'; reason: AddressProblem };
 
 /** The parts of the browser the live view needs, so that a test can give its own. */
 export interface LiveDeps {
@@ -35,17 +36,8 @@ export class LiveJournal {
 
 	constructor(private readonly deps: () => LiveDeps) {}
 
-	/** The address without a trailing slash, or why it is not one the page can reach. */
-	readonly origin = $derived.by((): { url: string } | { error: 'not-url' | 'not-http' } => {
-		let url: URL;
-		try {
-			url = new URL(this.address.trim());
-		} catch {
-			return { error: 'not-url' };
-		}
-		if (url.protocol !== 'http:' && url.protocol !== 'https:') return { error: 'not-http' };
-		return { url: `${url.origin}${url.pathname.replace(/\/+$/, '')}` };
-	});
+	/** The address as the base of the server's endpoints, or what is wrong with it. */
+	readonly origin = $derived(serverBase(this.address));
 
 	get connected(): boolean {
 		return this.#source !== null;
