@@ -5,6 +5,7 @@ import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import { paraglideVitePlugin } from '@inlang/paraglide-js';
 import { DEPLOYMENTS, type Region } from './src/lib/account-api/deployments.ts';
+import { openApiDocument } from './src/lib/account-api/openapi.ts';
 import { localeVariants, scanVariantsAsTheirFiles } from './src/lib/i18n/locale-variants.ts';
 import { sandboxServerAsset } from './src/lib/sandbox/server/bundle.js';
 import settings from './project.inlang/settings.json' with { type: 'json' };
@@ -62,6 +63,25 @@ function coreEnglishOnDemand(): Plugin {
 	};
 }
 
+/** openapi.json at the site's root: the service as this build's base URLs name it (sandbox page). */
+function openApiAsset(): Plugin {
+	return {
+		name: 'openapi-asset',
+		applyToEnvironment: (environment) => environment.name === 'client',
+		generateBundle() {
+			const document = openApiDocument({
+				domestic: baseUrl('domestic'),
+				overseas: baseUrl('overseas')
+			});
+			this.emitFile({
+				type: 'asset',
+				fileName: 'openapi.json',
+				source: `${JSON.stringify(document, null, '\t')}\n`
+			});
+		}
+	};
+}
+
 export default defineConfig({
 	plugins: [
 		// Compiles messages/<area>/<locale>.json into src/lib/paraglide (git-ignored) at every build, dev
@@ -85,8 +105,9 @@ export default defineConfig({
 		}),
 		sveltekit(),
 		coreEnglishOnDemand(),
-		// sandbox-server.mjs at the site's root, for integrators to download (the sandbox page).
-		sandboxServerAsset()
+		// sandbox-server.mjs and openapi.json at the site's root, for integrators (the sandbox page).
+		sandboxServerAsset(),
+		openApiAsset()
 	],
 	optimizeDeps: {
 		// `npm run dev` scans the routes for the packages to pre-bundle; without this the scan fails

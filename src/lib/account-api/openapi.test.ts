@@ -100,9 +100,9 @@ describe('the OpenAPI document', () => {
 
 	it('answers 200 and the status of every error code, each status with its codes alone', () => {
 		const statuses = statusesOfTheCodes();
-		expect(Object.fromEntries([...errorStatuses()].map(([s, codes]) => [String(s), codes]))).toEqual(
-			statuses
-		);
+		expect(
+			Object.fromEntries([...errorStatuses()].map(([s, codes]) => [String(s), codes]))
+		).toEqual(statuses);
 		for (const id of operations) {
 			const responses = operationOf(id).responses as Node;
 			expect(Object.keys(responses).sort()).toEqual(['200', ...Object.keys(statuses)].sort());
@@ -114,9 +114,9 @@ describe('the OpenAPI document', () => {
 				expect(at(narrowed, 'properties', 'error', 'enum')).toEqual(codes);
 			}
 		}
-		expect(at(document, 'components', 'schemas', 'ErrorObject', 'properties', 'error', 'enum')).toEqual(
-			Object.keys(ERROR_CODES)
-		);
+		expect(
+			at(document, 'components', 'schemas', 'ErrorObject', 'properties', 'error', 'enum')
+		).toEqual(Object.keys(ERROR_CODES));
 	});
 
 	it('wraps every body in the envelope, the error object with code, error and error_description', () => {

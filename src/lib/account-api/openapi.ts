@@ -271,7 +271,7 @@ export function openApiDocument(
 			title: 'Account information service (MAC-token authorized)',
 			version: '1',
 			description:
-				"A read-only account API that returns identifiers and profile data of a user who authorized an application. Every body is wrapped as `{\"data\": …, \"now\": <unix s>, \"success\": bool}`. The statuses of the errors are those of the service's older documentation: the spec does not show them."
+				'A read-only account API that returns identifiers and profile data of a user who authorized an application. Every body is wrapped as `{"data": …, "now": <unix s>, "success": bool}`. The statuses of the errors are those of the service\'s older documentation: the spec does not show them.'
 		},
 		servers: REGIONS.map((region) => ({
 			url: baseUrls[region],

@@ -41,6 +41,11 @@ export interface SandboxOptions {
 	/** Nonces remembered at most (see NonceMemory). */
 	maxNonces?: number;
 	/**
+	 * HMAC-SHA-1 of the base string with the key, in Base64: the core's (SubtleCrypto) by default; a
+	 * Node server passes node:crypto's, which runs in the request's own task.
+	 */
+	hmac?: (macKey: string, base: string) => string | Promise<string>;
+	/**
 	 * Whether a wrong mac's answer carries the base string the sandbox built (`sandbox_base_string`),
 	 * which the real service never sends; true when left out.
 	 */
@@ -80,8 +85,27 @@ export interface SandboxOutcome {
 	token: SandboxToken | null;
 }
 
-export interface SandboxAnswer {
-	response: Response;
+/** A request as the sandbox reads it: what a fetch Request or a Node server hands over. */
+export interface ServiceRequest {
+	method: string;
+	/** The URL as called: scheme, host (and port) from Host, path and query. */
+	url: string;
+	authorization: string | null;
+	/**
+	 * The path and query exactly as received, where a server knows them: a URL through the URL
+	 * parser has `'`, `"`, `<` and `>` of its query re-encoded, and the signature covers the bytes
+	 * the client sent. The page's own requests need none: they are built from the URL it signed.
+	 */
+	target?: string;
+}
+
+/** The service's answer, before it is a Response: a server writes it as it is. */
+export interface ServiceAnswer {
+	status: number;
+	statusText: string;
+	headers: Record<string, string>;
+	/** The JSON body. */
+	body: string;
 	outcome: SandboxOutcome;
 }
 
@@ -209,18 +233,23 @@ export class SandboxService {
 		this.#changed();
 	}
 
-	/** The answer alone; see `answer`. */
+	/** Answers a fetch Request (the page's sandbox, the relay's --sandbox); see `decide`. */
 	async handle(request: Request, target?: string): Promise<Response> {
-		return (await this.answer(request, target)).response;
+		const answer = await this.decide({
+			method: request.method,
+			url: request.url,
+			authorization: request.headers.get('authorization'),
+			target
+		});
+		return new Response(answer.body, {
+			status: answer.status,
+			statusText: answer.statusText,
+			headers: answer.headers
+		});
 	}
 
-	/**
-	 * Answers one request, and says why. `target` is its path and query exactly as received, where a
-	 * server knows them: the Request's URL has been through the URL parser, which re-encodes `'`,
-	 * `"`, `<` and `>` in a query, and the signature covers the bytes the client sent. The page's own
-	 * requests need none: they are built from the URL the page signed.
-	 */
-	async answer(request: Request, target?: string): Promise<SandboxAnswer> {
+	/** Answers one request, and says why (the outcome). */
+	async decide(request: ServiceRequest): Promise<ServiceAnswer> {
 		const url = new URL(request.url);
 		const hosts = this.options.hosts?.();
 		if (hosts && !hosts.includes(url.hostname)) throw new SandboxUnreachable(hosts, url.hostname);
@@ -238,7 +267,7 @@ export class SandboxService {
 				verdict === 'mac-mismatch' && this.options.revealBaseString !== false
 					? { sandbox_base_string: outcome.baseString! }
 					: {};
-			return { response: this.error(now, code, description, extra), outcome };
+			return { ...this.error(now, code, description, extra), outcome };
 		};
 		if (this.#snapshot.failNext > 0) {
 			this.#snapshot.failNext -= 1;
@@ -259,7 +288,7 @@ export class SandboxService {
 		const operation = operationAt(url.pathname);
 		if (!operation) return fail('not-found', 'not_found', `No resource at ${url.pathname}.`);
 
-		const header = request.headers.get('authorization');
+		const header = request.authorization;
 		if (header === null)
 			return fail('header-missing', 'invalid_request', 'The Authorization header is missing.');
 		let params: MacHeaderParams;
@@ -280,6 +309,7 @@ export class SandboxService {
 		outcome.params = params;
 		// Rebuild the base string from the request as received, exactly as a signer builds it.
 		const parsed = requestTarget(request.url);
+		const target = request.target;
 		outcome.baseString = baseString({
 			ts: params.ts,
 			nonce: params.nonce,
@@ -314,7 +344,10 @@ export class SandboxService {
 		const token = this.#byKid.get(params.id);
 		if (!token) return fail('unknown-kid', 'access_denied', `Unknown kid "${params.id}".`);
 		outcome.token = token;
-		if ((await sign(token.macKey, outcome.baseString)) !== params.mac) {
+		const mac = this.options.hmac
+			? await this.options.hmac(token.macKey, outcome.baseString)
+			: await sign(token.macKey, outcome.baseString);
+		if (mac !== params.mac) {
 			return fail('mac-mismatch', 'access_denied', 'The mac does not match the request.');
 		}
 		if (token.status === 'invalid') {
@@ -344,10 +377,7 @@ export class SandboxService {
 		if (!token.scopes.includes(scope)) {
 			return fail('scope-not-granted', 'forbidden', `The user did not grant ${scope}.`);
 		}
-		return {
-			response: this.respond(now, 200, wrap(this.resource(token, scope), true, now)),
-			outcome
-		};
+		return { ...this.respond(now, 200, wrap(this.resource(token, scope), true, now)), outcome };
 	}
 
 	private resource(token: SandboxToken, scope: string): Record<string, string> {
@@ -369,7 +399,7 @@ export class SandboxService {
 		code: ErrorCode,
 		description: string,
 		extra: Record<string, string> = {}
-	): Response {
+	): Omit<ServiceAnswer, 'outcome'> {
 		const body = wrap(
 			{ code: 0, error: code, error_description: description, msg: description, ...extra },
 			false,
@@ -378,15 +408,16 @@ export class SandboxService {
 		return this.respond(now, ERROR_CODES[code].status, body);
 	}
 
-	private respond(now: number, status: number, body: unknown): Response {
-		return new Response(JSON.stringify(body), {
+	private respond(now: number, status: number, body: unknown): Omit<ServiceAnswer, 'outcome'> {
+		return {
 			status,
 			statusText: STATUS_TEXTS[status] ?? '',
 			headers: {
 				'content-type': 'application/json; charset=utf-8',
 				date: new Date(now).toUTCString(),
 				'cache-control': 'no-store'
-			}
-		});
+			},
+			body: JSON.stringify(body)
+		};
 	}
 }

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { wrap } from '$lib/account-api/envelope';
 import { parseAuthorization } from '$lib/mac';
@@ -5,7 +6,6 @@ import { maskKid } from '$lib/diagnosis/mask-kid';
 import { SERVER_REFUSALS } from '$lib/http/refusals';
 import { originAllowed } from '$lib/http/origins';
 import {
-	fetchRequest,
 	listen,
 	plain,
 	readTarget,
@@ -14,7 +14,12 @@ import {
 	type PlainAnswer,
 	type Refusal
 } from '$lib/http/serve';
-import { SandboxService, type SandboxOutcome, type SandboxToken } from '../service';
+import {
+	SandboxService,
+	type SandboxOutcome,
+	type SandboxToken,
+	type ServiceAnswer
+} from '../service';
 import { BASE_STRING_HEADER, DIAGNOSIS_HEADER, diagnosisOf, headerSafe } from './diagnosis';
 import { EventStreams } from './events';
 import { Faults } from './faults';
@@ -79,6 +84,9 @@ export async function startSandboxServer(
 	const now = options.now ?? Date.now;
 	const service = new SandboxService({
 		now,
+		// node:crypto in the request's own task: SubtleCrypto's HMAC goes through Node's thread pool,
+		// which cost more than the rest of a request.
+		hmac: (macKey, base) => createHmac('sha1', macKey).update(base, 'utf8').digest('base64'),
 		tokens: options.tokens,
 		windowSeconds: args.windowSeconds,
 		maxNonces: args.maxNonces,
@@ -155,10 +163,7 @@ export async function startSandboxServer(
 		}
 		return write(
 			outgoing,
-			withHeaders(
-				await plain(service.error(service.now(), 'not_found', `No resource at ${path}.`)),
-				headers
-			)
+			toPlain(service.error(service.now(), 'not_found', `No resource at ${path}.`), headers)
 		);
 	};
 
@@ -166,11 +171,10 @@ export async function startSandboxServer(
 		const received = readTarget(incoming, serveOptions);
 		if ('code' in received)
 			return write(outgoing, await plain(refuse(received.code, received.message)));
-		const request = fetchRequest(incoming, received, outgoing);
-		if ('code' in request)
-			return write(outgoing, await plain(refuse(request.code, request.message)));
+		const method = incoming.method ?? 'GET';
 		const url = `${received.scheme}://${received.authority}${received.path}`;
-		const authorization = request.headers.get('authorization');
+		const header = incoming.headers.authorization;
+		const authorization = header === undefined ? null : header;
 		let kid: string | null = null;
 		try {
 			kid = authorization === null ? null : parseAuthorization(authorization).id;
@@ -178,28 +182,28 @@ export async function startSandboxServer(
 			// An unreadable header: the service says so, and a fault counts it under no kid.
 		}
 		const fault = faults.next(kid ?? '');
-		let answer: { response: Response; outcome: SandboxOutcome };
+		let answer: Omit<ServiceAnswer, 'outcome'> & { outcome: SandboxOutcome };
 		if (fault) {
 			const text = `The sandbox injected this error (--fault ${fault.spec}).`;
 			answer = {
-				response: service.error(service.now(), fault.code, text),
+				...service.error(service.now(), fault.code, text),
 				outcome: { verdict: 'fault', kid, params: null, baseString: null, token: null }
 			};
 		} else {
-			answer = await service.answer(request, received.path);
+			answer = await service.decide({ method, url, authorization, target: received.path });
 		}
 		if (args.latencyMs > 0) await new Promise((done) => setTimeout(done, args.latencyMs));
-		const { response, outcome } = answer;
+		const { outcome } = answer;
 		const diagnosis =
 			outcome.verdict === 'fault'
 				? `reason=fault; fault=${fault?.spec ?? ''}`
-				: await diagnosisOf(outcome, { method: request.method, url, authorization });
+				: await diagnosisOf(outcome, { method, url, authorization });
 		const headers: Record<string, string> = args.strict ? {} : cors(incoming);
 		if (!args.strict && diagnosis !== null) {
 			headers[DIAGNOSIS_HEADER] = headerSafe(diagnosis);
 			if (outcome.baseString !== null) headers[BASE_STRING_HEADER] = headerSafe(outcome.baseString);
 		}
-		write(outgoing, withHeaders(await plain(response), headers));
+		write(outgoing, toPlain(answer, headers));
 		const time = new Date(now()).toISOString();
 		const maskedAuthorization =
 			authorization === null || kid === null
@@ -207,21 +211,21 @@ export async function startSandboxServer(
 				: authorization.split(`"${kid}"`).join(`"${maskKid(kid)}"`);
 		journal.add({
 			time,
-			method: request.method,
+			method,
 			url,
 			kid: kid === null ? null : maskKid(kid),
-			status: response.status,
+			status: answer.status,
 			verdict: outcome.verdict,
 			diagnosis,
 			baseString: outcome.baseString,
 			authorization: maskedAuthorization
 		});
 		recorder?.write({
-			method: request.method,
+			method,
 			url,
 			authorization: args.recordKids ? authorization : maskedAuthorization,
 			time,
-			status: response.status
+			status: answer.status
 		});
 	};
 
@@ -251,6 +255,18 @@ function json(status: number, body: unknown, headers: Record<string, string>): P
 		status,
 		headers: { ...headers, 'content-type': 'application/json; charset=utf-8' },
 		body: new TextEncoder().encode(JSON.stringify(body))
+	};
+}
+
+function toPlain(
+	answer: Omit<ServiceAnswer, 'outcome'>,
+	headers: Record<string, string>
+): PlainAnswer {
+	return {
+		status: answer.status,
+		statusText: answer.statusText,
+		headers: { ...answer.headers, ...headers },
+		body: new TextEncoder().encode(answer.body)
 	};
 }
 
