@@ -69,6 +69,18 @@ const states: { name: string; path: string; act?: (page: Page) => Promise<void> 
 			await expect(page.getByRole('region', { name: 'invalid_time', exact: true })).toBeVisible();
 		}
 	},
+	{
+		name: 'sandbox server, no server at the address',
+		path: './sandbox',
+		act: async (page) => {
+			// Port 9 (discard) is closed on loopback: the refusal and its advice show.
+			await page.getByLabel('Sandbox server address').fill('http://127.0.0.1:9');
+			await page.getByRole('button', { name: 'Connect', exact: true }).click();
+			await expect(page.getByRole('status', { name: 'Connection' })).toContainText(
+				'No sandbox server answered'
+			);
+		}
+	},
 	{ name: 'not found', path: './nowhere' }
 ];
 

@@ -92,6 +92,16 @@ test('/zh-CN/errors: each error body explained', async ({ page }) => {
 	}
 });
 
+test('/zh-CN/sandbox: the page, and a server that does not answer', async ({ page }) => {
+	failOnPageErrors(page);
+	await page.goto('./zh-CN/sandbox');
+	await expectNoSpaceAfterFullStop(page, 'the sandbox page as it opens');
+	await page.getByLabel('沙盒服务地址').fill('http://127.0.0.1:9');
+	await page.getByRole('button', { name: '连接', exact: true }).click();
+	await expect(page.getByRole('status', { name: '连接状态' })).toContainText('没有沙盒服务响应');
+	await expectNoSpaceAfterFullStop(page, 'the sandbox page after a refused connection');
+});
+
 test('/zh-CN/triage: a log triaged', async ({ page }) => {
 	test.setTimeout(BIG_RUN_MS);
 	const log = triageLogText({ requests: 300, faultRate: 0.3, seed: 5 });
