@@ -144,7 +144,12 @@ export default defineConfig({
 					environment: 'node',
 					// And beside the module they test, where the module is a fact of the service
 					// (src/lib/account-api/*.test.ts): read with it, checked against the spec.
-					include: ['tests/unit/**/*.test.ts', 'src/lib/**/*.test.ts']
+					// And the API clients' files run by the clients' own runners (tests/api-clients).
+					include: [
+						'tests/unit/**/*.test.ts',
+						'src/lib/**/*.test.ts',
+						'tests/api-clients/**/*.test.ts'
+					]
 				}
 			},
 			{

@@ -4,26 +4,8 @@
 import { startSandboxServer, type SandboxServer } from '../../src/lib/sandbox/server/server';
 import { readAccounts } from '../../src/lib/sandbox/server/accounts-file';
 
-export const ACCOUNTS = [
-	{
-		kid: 'client-kid-profile-0001',
-		mac_key: 'client-mac-key-profile-Xy7',
-		client_id: 'client-app-0001',
-		scopes: ['basic_info', 'public_profile']
-	},
-	{
-		kid: 'client-kid-basic-0002',
-		mac_key: 'client-mac-key-basic-Qz4',
-		client_id: 'client-app-0001',
-		scopes: ['basic_info']
-	},
-	{
-		kid: 'client-kid-encoded-0003',
-		mac_key: 'client-mac-key-encoded-Rk2',
-		client_id: "app 'é 1",
-		scopes: ['basic_info', 'public_profile']
-	}
-] as const;
+export { ACCOUNTS } from './accounts';
+import { ACCOUNTS } from './accounts';
 
 export type Account = (typeof ACCOUNTS)[number];
 
