@@ -7,7 +7,9 @@
  */
 export class NonceMemory {
 	#until = new Map<string, number>();
-	#queue: { key: string; until: number }[] = [];
+	// The queue as two arrays, no object per entry: a million nonces is a million of each.
+	#keys: string[] = [];
+	#untils: number[] = [];
 	#head = 0;
 
 	constructor(readonly cap = 1_000_000) {}
@@ -18,7 +20,7 @@ export class NonceMemory {
 
 	/** Whether `nonce` of `kid` was seen and its window is still open at `now` (ms). */
 	seen(kid: string, nonce: string, now: number): boolean {
-		const until = this.#until.get(`${kid}\n${nonce}`);
+		const until = this.#until.get(key(kid, nonce));
 		return until !== undefined && until >= now;
 	}
 
@@ -26,32 +28,44 @@ export class NonceMemory {
 	remember(kid: string, nonce: string, until: number, now: number): void {
 		this.#expire(now);
 		while (this.#until.size >= this.cap) this.#drop();
-		const key = `${kid}\n${nonce}`;
-		this.#until.set(key, until);
-		this.#queue.push({ key, until });
+		const entry = key(kid, nonce);
+		this.#until.set(entry, until);
+		this.#keys.push(entry);
+		this.#untils.push(until);
 	}
 
 	clear(): void {
 		this.#until.clear();
-		this.#queue = [];
+		this.#keys = [];
+		this.#untils = [];
 		this.#head = 0;
 	}
 
 	#expire(now: number): void {
 		// The window may have been changed since: an entry behind one that lives longer waits for it,
 		// which only keeps it a little longer (seen() checks the time itself).
-		while (this.#head < this.#queue.length && this.#queue[this.#head]!.until < now) this.#drop();
+		while (this.#head < this.#keys.length && this.#untils[this.#head]! < now) this.#drop();
 	}
 
 	#drop(): void {
-		const entry = this.#queue[this.#head];
-		if (entry === undefined) return;
+		if (this.#head >= this.#keys.length) return;
+		const entry = this.#keys[this.#head]!;
+		const until = this.#untils[this.#head]!;
 		this.#head += 1;
 		// The same nonce remembered again later has an entry of its own further back.
-		if (this.#until.get(entry.key) === entry.until) this.#until.delete(entry.key);
-		if (this.#head > 1024 && this.#head * 2 > this.#queue.length) {
-			this.#queue = this.#queue.slice(this.#head);
+		if (this.#until.get(entry) === until) this.#until.delete(entry);
+		if (this.#head > 1024 && this.#head * 2 > this.#keys.length) {
+			this.#keys = this.#keys.slice(this.#head);
+			this.#untils = this.#untils.slice(this.#head);
 			this.#head = 0;
 		}
 	}
+}
+
+/**
+ * One string for a kid and a nonce, made by join: a flat copy, where a template would keep the two
+ * parts (and the whole Authorization header the nonce was cut from) alive as long as it is held.
+ */
+function key(kid: string, nonce: string): string {
+	return [kid, nonce].join('\n');
 }
