@@ -1,15 +1,13 @@
 // The Bruno collection of the download, run by Bruno's own CLI against the sandbox server: what its
 // collection script signs is what Bruno sends, for every account, in both of Bruno's script sandboxes.
-import { mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { readFile, readdir, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BRUNO_FOLDER, brunoFiles } from '../../src/lib/api-clients/bruno';
-import type { ClientRequestForm, DownloadFile } from '../../src/lib/api-clients/types';
 import { OPERATIONS } from '../../src/lib/account-api/operations';
 import type { SandboxServer } from '../../src/lib/sandbox/server/server';
-import { ACCOUNTS, startClientSandbox } from './fixture';
+import { ACCOUNTS, formFor, removeDownloads, startClientSandbox, writeDownload } from './fixture';
 import { runBruno, runBrunoWithOutput, type BrunoRunResult } from './bruno';
 
 const [PROFILE, BASIC, ENCODED] = ACCOUNTS;
@@ -32,7 +30,6 @@ const { bruToJsonV2, bruToEnvJsonV2, collectionBruToJson } = createRequire(impor
 	'@usebruno/lang'
 ) as BruLang;
 let server: SandboxServer;
-const dirs: string[] = [];
 
 beforeAll(async () => {
 	server = await startClientSandbox();
@@ -40,29 +37,11 @@ beforeAll(async () => {
 
 afterAll(async () => {
 	await server?.close();
-	await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+	await removeDownloads();
 });
 
-function form(account: { kid: string; client_id: string }): ClientRequestForm {
-	return {
-		region: 'domestic',
-		baseUrl: server.url,
-		operation: 'profile',
-		kid: account.kid,
-		clientId: account.client_id
-	};
-}
-
-/** The download written out as the user unzips it. */
-async function written(files: DownloadFile[]): Promise<string> {
-	const dir = await mkdtemp(join(tmpdir(), 'bruno-download-'));
-	dirs.push(dir);
-	for (const file of files) {
-		await mkdir(dirname(join(dir, file.path)), { recursive: true });
-		await writeFile(join(dir, file.path), file.text);
-	}
-	return dir;
-}
+const form = (account: { kid: string; client_id: string }) => formFor(account, server.url);
+const written = writeDownload;
 
 function byOperation(results: BrunoRunResult[]): Record<string, BrunoRunResult> {
 	return Object.fromEntries(results.map((result) => [result.operation, result]));

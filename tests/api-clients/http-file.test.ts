@@ -2,19 +2,22 @@
 // signs what httpyac sends (after its variable substitution and its URL encoding), so each operation
 // the account's scopes allow answers 200, the re-encoded client_id too; a wrong mac_key is a mac
 // mismatch; an empty one is refused by the script before anything is sent.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpFiles, HTTP_FILE_NAME } from '../../src/lib/api-clients/http-file';
 import type { ClientRequestForm } from '../../src/lib/api-clients/types';
 import type { Operation } from '../../src/lib/account-api/operations';
 import type { SandboxServer } from '../../src/lib/sandbox/server/server';
-import { ACCOUNTS, startClientSandbox, type Account } from './fixture';
+import {
+	ACCOUNTS,
+	formFor,
+	removeDownloads,
+	startClientSandbox,
+	writeDownload,
+	type Account
+} from './fixture';
 import { runHttpyac } from './http-file';
 
 let server: SandboxServer;
-const dirs: string[] = [];
 
 beforeAll(async () => {
 	server = await startClientSandbox();
@@ -22,26 +25,13 @@ beforeAll(async () => {
 
 afterAll(async () => {
 	await server?.close();
-	for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+	await removeDownloads();
 });
 
-function form(account: Account, operation: Operation = 'profile'): ClientRequestForm {
-	return {
-		region: 'domestic',
-		baseUrl: server.url,
-		operation,
-		kid: account.kid,
-		clientId: account.client_id
-	};
-}
-
-/** The download written to a fresh folder, as a user unpacks it. */
-function download(request: ClientRequestForm): string {
-	const dir = mkdtempSync(join(tmpdir(), 'mac-token-http-file-'));
-	dirs.push(dir);
-	for (const file of httpFiles(request)) writeFileSync(join(dir, file.path), file.text);
-	return dir;
-}
+const form = (account: Account, operation: Operation = 'profile') =>
+	formFor(account, server.url, { operation });
+/** The download written to a fresh folder, as a user saves it. */
+const download = (request: ClientRequestForm) => writeDownload(httpFiles(request));
 
 function byOperation(results: { operation: string; status: number }[]): Record<string, number> {
 	return Object.fromEntries(results.map((result) => [result.operation, result.status]));
@@ -73,7 +63,7 @@ describe('the .http file (httpyac)', () => {
 	});
 
 	it('signs both operations for the account with public_profile: 200 and 200', async () => {
-		const { results, exitCode } = await runHttpyac(download(form(PROFILE)), {
+		const { results, exitCode } = await runHttpyac(await download(form(PROFILE)), {
 			macKey: PROFILE.mac_key
 		});
 		expect(byOperation(results)).toEqual({ profile: 200, 'basic-info': 200 });
@@ -82,7 +72,7 @@ describe('the .http file (httpyac)', () => {
 	});
 
 	it('signs for the basic_info account: basic-info 200, the profile 403 forbidden', async () => {
-		const { results } = await runHttpyac(download(form(BASIC, 'basic-info')), {
+		const { results } = await runHttpyac(await download(form(BASIC, 'basic-info')), {
 			macKey: BASIC.mac_key
 		});
 		expect(byOperation(results)).toEqual({ 'basic-info': 200, profile: 403 });
@@ -92,7 +82,9 @@ describe('the .http file (httpyac)', () => {
 	});
 
 	it("signs the query httpyac re-encodes (a space, ', non-ASCII) as it goes out: 200", async () => {
-		const { results } = await runHttpyac(download(form(ENCODED)), { macKey: ENCODED.mac_key });
+		const { results } = await runHttpyac(await download(form(ENCODED)), {
+			macKey: ENCODED.mac_key
+		});
 		expect(byOperation(results)).toEqual({ profile: 200, 'basic-info': 200 });
 		const arrived = (await (await fetch(`${server.url}/__sandbox/journal`)).json()) as {
 			entries: { url: string; status: number }[];
@@ -104,7 +96,7 @@ describe('the .http file (httpyac)', () => {
 	});
 
 	it('answers a wrong mac_key with 401 and a mac mismatch', async () => {
-		const { results } = await runHttpyac(download(form(PROFILE)), {
+		const { results } = await runHttpyac(await download(form(PROFILE)), {
 			macKey: `${PROFILE.mac_key}-wrong`
 		});
 		expect(results.map((result) => result.status)).toEqual([401, 401]);
@@ -113,7 +105,7 @@ describe('the .http file (httpyac)', () => {
 
 	it('refuses to sign with an empty mac_key: nothing is sent, httpyac reports the message', async () => {
 		const before = await journalLength();
-		const { results, exitCode } = await runHttpyac(download(form(PROFILE)), { macKey: '' });
+		const { results, exitCode } = await runHttpyac(await download(form(PROFILE)), { macKey: '' });
 		expect(results).toHaveLength(2);
 		for (const result of results) {
 			expect(result.status).toBe(0);
@@ -126,7 +118,7 @@ describe('the .http file (httpyac)', () => {
 
 	it('keeps a value httpyac would change as the form has it: a leading ", braces, spaces', async () => {
 		const clientId = ' "x {{y}} z" ';
-		const dir = download({ ...form(PROFILE, 'basic-info'), clientId });
+		const dir = await download({ ...form(PROFILE, 'basic-info'), clientId });
 		expect(httpFiles({ ...form(PROFILE), clientId })[0]?.text).toContain(
 			'@client_id = {{" \\"x %7B%7By%7D%7D z\\" "}}'
 		);
@@ -142,7 +134,7 @@ describe('the .http file (httpyac)', () => {
 	});
 
 	it('refuses to sign with an empty kid', async () => {
-		const { results } = await runHttpyac(download({ ...form(PROFILE), kid: '' }), {
+		const { results } = await runHttpyac(await download({ ...form(PROFILE), kid: '' }), {
 			macKey: PROFILE.mac_key
 		});
 		expect(results.map((result) => result.error)).toEqual([

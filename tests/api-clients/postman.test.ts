@@ -1,20 +1,23 @@
 // Postman's download run by newman against the sandbox server: each account's operations answer as
 // its scopes allow, the re-encoded client_id included; a wrong mac_key is a mac mismatch; an empty
 // one is refused by the script before anything is sent.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxServer } from '../../src/lib/sandbox/server/server';
-import type { ClientRequestForm, DownloadFile } from '../../src/lib/api-clients/types';
+import type { ClientRequestForm } from '../../src/lib/api-clients/types';
 import { postmanFiles } from '../../src/lib/api-clients/postman';
-import { ACCOUNTS, startClientSandbox, type Account } from './fixture';
+import {
+	ACCOUNTS,
+	formFor,
+	removeDownloads,
+	startClientSandbox,
+	writeDownload,
+	type Account
+} from './fixture';
 import { runNewman, runPostman } from './postman';
 
 const RUN_TIMEOUT = 90_000;
 
 let server: SandboxServer;
-const dirs: string[] = [];
 
 beforeAll(async () => {
 	server = await startClientSandbox();
@@ -22,27 +25,12 @@ beforeAll(async () => {
 
 afterAll(async () => {
 	await server.close();
-	await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+	await removeDownloads();
 });
 
-function form(account: Account, overrides: Partial<ClientRequestForm> = {}): ClientRequestForm {
-	return {
-		region: 'domestic',
-		baseUrl: server.url,
-		operation: 'profile',
-		kid: account.kid,
-		clientId: account.client_id,
-		...overrides
-	};
-}
-
-/** The files written to a fresh folder, as a user saves the download. */
-async function saved(files: DownloadFile[]): Promise<string> {
-	const dir = await mkdtemp(join(tmpdir(), 'postman-download-'));
-	dirs.push(dir);
-	for (const file of files) await writeFile(join(dir, file.path), file.text, 'utf8');
-	return dir;
-}
+const form = (account: Account, overrides: Partial<ClientRequestForm> = {}) =>
+	formFor(account, server.url, overrides);
+const saved = writeDownload;
 
 /** newman's cli reporter wraps a console line at its width: the text without the wrapping. */
 function unwrapped(output: string): string {

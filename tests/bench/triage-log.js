@@ -4,6 +4,7 @@
 import { createHmac } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
+import { seededRandom } from '../../src/lib/sandbox/server/seeded-random.js';
 
 /**
  * @typedef {'query-dropped' | 'host-other-deployment' | 'host-with-port' | 'method-lower-case' | 'ext-line-dropped' | 'crlf' | 'digest-hex'} PlantedMistake
@@ -49,21 +50,6 @@ const HOST = 'open.tapapis.cn';
 const OTHER_HOST = 'open.tapapis.com';
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
-/**
- * A small seeded generator (mulberry32): the same seed gives the same log.
- * @param {number} seed
- */
-function random(seed) {
-	let state = seed >>> 0;
-	return () => {
-		state = (state + 0x6d2b79f5) >>> 0;
-		let t = state;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
-
 /** @param {() => number} next @param {number} length */
 function word(next, length) {
 	let text = '';
@@ -76,7 +62,7 @@ function word(next, length) {
  * @returns {{ pairs: { kid: string, key: string }[], text: string }}
  */
 export function triageKeys(kids = 20, seed = 1) {
-	const next = random(seed * 7919 + 17);
+	const next = seededRandom(seed * 7919 + 17);
 	const pairs = Array.from({ length: kids }, () => ({ kid: word(next, 24), key: word(next, 32) }));
 	return { pairs, text: pairs.map(({ kid, key }) => `${kid} ${key}`).join('\n') + '\n' };
 }
@@ -114,7 +100,7 @@ export function triageLog({ requests = 100_000, kids = 20, faultRate = 0.01, see
 	};
 	/** @returns {Generator<string>} */
 	function* lines() {
-		const next = random(seed);
+		const next = seededRandom(seed);
 		let faults = 0;
 		/** @type {{ kid: string, key: string, nonce: string } | null} */
 		let lastNonce = null;

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maskKid } from '$lib/diagnosis/mask-kid';
 import { DEMO_ACCOUNTS } from '$lib/sandbox/accounts';
 import { FILE_NAME } from '$lib/sandbox/server/bundle.js';
-import { seededRandom } from '$lib/sandbox/server/faults';
+import { seededRandom } from '$lib/sandbox/server/seeded-random.js';
 import { demoTokens } from '$lib/sandbox/state';
 import { alive, type RawAnswer } from './relay-processes';
 import {

@@ -1,4 +1,5 @@
 import { isErrorCode, type ErrorCode } from '$lib/account-api/error-codes';
+import { seededRandom } from './seeded-random.js';
 
 /**
  * Faults the sandbox server injects (`--fault CODE:first=N`, `CODE:rate=P`, `CODE:kid=K`): the
@@ -35,18 +36,6 @@ export function parseFault(text: string): FaultRule | string {
 	}
 	if (name === 'kid') return { code, kid: value, spec: text };
 	return `--fault ${text}: ${JSON.stringify(name)} is not first, rate or kid`;
-}
-
-/** mulberry32: a small, fast generator whose sequence a seed fixes. */
-export function seededRandom(seed: number): () => number {
-	let state = seed >>> 0;
-	return () => {
-		state = (state + 0x6d2b79f5) >>> 0;
-		let t = state;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
 }
 
 /** Decides, request by request, which fault (if any) a request gets. */
