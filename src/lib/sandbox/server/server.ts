@@ -120,7 +120,7 @@ export async function startSandboxServer(
 		const allowed = cors(incoming);
 		if (allowed['access-control-allow-origin'] === undefined) {
 			const text = `The origin ${incoming.headers.origin ?? '(none)'} may not call this sandbox: start it with --allow-origin <origin>.`;
-			return write(outgoing, withHeaders(await plain(refuse('method_not_allowed', text)), {}));
+			return write(outgoing, await plain(refuse('method_not_allowed', text)));
 		}
 		const headers: Record<string, string> = {
 			...allowed,
