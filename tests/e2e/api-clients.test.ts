@@ -53,6 +53,9 @@ async function fillForm(page: Page, account: Account): Promise<void> {
 	// The key typed on the page, so that a download that carried it would be caught.
 	await page.getByRole('textbox', { name: 'mac_key', exact: true }).fill(account.mac_key);
 	await page.getByText('Use it in your API client').click();
+	// The panel's code loads on first use: its buttons are there once it has (six: Postman's two
+	// files, Bruno's zip, Hoppscotch's two, the .http file).
+	await expect(page.getByRole('button', { name: /^Download / })).toHaveCount(6);
 }
 
 /** Clicks `button` and saves what it downloads into `dir` under the file's own name. */
