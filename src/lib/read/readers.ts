@@ -7,6 +7,7 @@ import { HarScanner, type HarScan } from './har-scanner';
 import { macAuthorization, readHarEntry, readSigned } from './parse-har';
 import { readLogLine, readNdjsonLine } from './read-lines';
 import { LineSplitter, TextSource, linesOf } from './text-source';
+import type { TextEncoding } from './encoding';
 import type { LogFormat, LoggedRequest, ReadItem, Unreadable, UnreadableCode } from './types';
 
 /** How much of the start detection looks at, past the first character that is not white space. */
@@ -114,8 +115,27 @@ export interface Reading {
 	source: TextSource;
 }
 
-/** Detects the format, then reads the stream's requests. */
-export async function readRequests(stream: ReadableStream<Uint8Array>): Promise<Reading> {
+/**
+ * A part of a file of lines whose start told its encoding and format already (the triage's pool
+ * reads a log a part at a time): its lines are numbered on from `linesBefore`, nothing is sniffed.
+ */
+export interface LinesPart {
+	format: Exclude<LogFormat, 'har'>;
+	encoding: TextEncoding;
+	linesBefore: number;
+}
+
+/** Detects the format, then reads the stream's requests (or a part's, as it says). */
+export async function readRequests(
+	stream: ReadableStream<Uint8Array>,
+	part?: LinesPart
+): Promise<Reading> {
+	if (part !== undefined) {
+		const source = new TextSource(stream, part.encoding);
+		const splitter = new LineSplitter(undefined, part.linesBefore);
+		const read = part.format === 'ndjson' ? readNdjsonLine : readLogLine;
+		return { format: part.format, empty: false, source, items: lineItems(source, splitter, read) };
+	}
 	const source = new TextSource(stream);
 	const splitter = new LineSplitter();
 	let format: LogFormat | null;

@@ -51,8 +51,16 @@ export class TextSource {
 	/** The stream's failure, thrown once what was read before it has been given. */
 	#failure: unknown = NO_FAILURE;
 
-	constructor(stream: ReadableStream<Uint8Array>) {
+	/**
+	 * `encoding`, when given, is known already (a part of a file whose start told it, for the
+	 * triage's pool): the bytes are decoded as it from the first, nothing sniffed or skipped.
+	 */
+	constructor(stream: ReadableStream<Uint8Array>, encoding?: TextEncoding) {
 		this.#reader = stream.getReader();
+		if (encoding !== undefined) {
+			this.encoding = encoding;
+			this.#decoder = new TextDecoder(encoding, { ignoreBOM: true });
+		}
 	}
 
 	/** The next piece of text, or null at the end. Throws when the stream itself fails. */

@@ -1,9 +1,9 @@
 // The triage of a whole file: read (readers.ts), verify each request (verify.ts), diagnose each
 // mismatch, group (tally.ts). The same function runs in the page's worker and under Node; it
 // reports through callbacks, in batches, and stops as soon as its signal aborts.
-import { MacChecks, syncDigests } from './hmac';
+import { MacChecks, syncDigests, type MacCheckFactory } from './hmac';
 import { parseKeys, type Keyring } from './keys';
-import { readRequests } from '$lib/read/readers';
+import { readRequests, type LinesPart } from '$lib/read/readers';
 import { NonceLedger, Tally } from './tally';
 import type {
 	HmacEngine,
@@ -23,6 +23,10 @@ export interface TriageOptions {
 	/** ±seconds a ts may differ from its logged time (by default the sandbox's: TS_WINDOW_SECONDS). */
 	windowSeconds?: number;
 	hmac?: HmacEngine;
+	/** Makes each mac_key's check instead of `hmac` (the command line's node:crypto, as 'node'). */
+	macCheck?: MacCheckFactory;
+	/** The stream is a part of a file of lines, as the triage's pool gives one (readers.ts). */
+	part?: LinesPart;
 	/**
 	 * Names the mistake of a mismatch (see diagnoseMistake), e.g. in a worker of its own beside the
 	 * bulk path; by default in this thread, its variants signed with `hmac`.
@@ -108,19 +112,20 @@ export async function triage(
 	const tally = new Tally(windowSeconds);
 	const context: CheckContext = {
 		keyring: typeof keys === 'string' ? parseKeys(keys).keyring : keys,
-		checks: new MacChecks(engine),
+		checks: new MacChecks(engine, options.macCheck),
 		nonces: options.nonces ?? new NonceLedger(),
 		windowSeconds,
 		nowMs: options.nowMs ?? Date.now(),
 		fastPath: options.fastPath !== false
 	};
 	// The diagnosis signs its variants with the same engine as the bulk path.
-	const digests = engine === 'subtle' ? undefined : syncDigests(engine);
+	const digests =
+		engine === 'subtle' ? undefined : syncDigests(engine === 'noble' ? 'noble' : 'own');
 	const diagnose = options.diagnose ?? ((mismatch) => diagnoseMistake(mismatch, digests));
 	const maxDiagnoses = options.maxDiagnoses ?? 8;
 	const maxQueued = options.maxQueued ?? 4096;
 
-	const reading = await readRequests(stream);
+	const reading = await readRequests(stream, options.part);
 	const { source } = reading;
 	const stop = () => void source.cancel();
 	signal?.addEventListener('abort', stop, { once: true });

@@ -75,6 +75,22 @@ export function csvRow(record: VerdictRecord, options: ExportOptions = {}): stri
 	return `${verdictCells(record, options).map(csvCell).join(',')}\r\n`;
 }
 
+const NONCE_COLUMN = CSV_COLUMNS.indexOf('nonce_first_used_at');
+
+/**
+ * A row as csvRow writes it, and where in it the nonce_first_used_at cell starts: the triage's pool
+ * writes a part's rows before it knows whether an earlier part used the same nonce, and fills the
+ * (empty) cell in later when one did.
+ */
+export function csvRowWithNonceAt(
+	record: VerdictRecord,
+	options: ExportOptions = {}
+): { row: string; nonceAt: number } {
+	const cells = verdictCells(record, options).map(csvCell);
+	const before = `${cells.slice(0, NONCE_COLUMN).join(',')},`;
+	return { row: `${before}${cells.slice(NONCE_COLUMN).join(',')}\r\n`, nonceAt: before.length };
+}
+
 /**
  * One verdict as a line of JSON with its LF (`triage --ndjson`): the CSV's columns as keys, the
  * values typed (numbers, booleans, null), kids masked as in the CSV.
@@ -82,6 +98,21 @@ export function csvRow(record: VerdictRecord, options: ExportOptions = {}): stri
 export function ndjsonLine(record: VerdictRecord, options: ExportOptions = {}): string {
 	const cells = verdictCells(record, options);
 	return `${JSON.stringify(Object.fromEntries(CSV_COLUMNS.map((column, index) => [column, cells[index]])))}\n`;
+}
+
+const NONCE_KEY = `"${CSV_COLUMNS[NONCE_COLUMN]}":`;
+
+/**
+ * A line as ndjsonLine writes it, and where its nonce_first_used_at value starts (`null` for a first
+ * use: replaced by the pool when an earlier part used the nonce). Found by its key: a key with its
+ * quotes and colon cannot occur inside a JSON string, whose quotes are escaped.
+ */
+export function ndjsonLineWithNonceAt(
+	record: VerdictRecord,
+	options: ExportOptions = {}
+): { row: string; nonceAt: number } {
+	const row = ndjsonLine(record, options);
+	return { row, nonceAt: row.indexOf(NONCE_KEY) + NONCE_KEY.length };
 }
 
 /** The verdicts as one CSV text, header first. */

@@ -3,6 +3,9 @@
 // its format, progress and verdicts in batches, and ends with its summary, also when cancelled.
 import type { Diagnose } from './diagnoser';
 import { triage, type TriageOptions } from './engine';
+import { PLAN_BYTES, plan, type PoolPlan } from './pool/line-chunks';
+import { runPool, type PoolWorker } from './pool/pool';
+import { TS_WINDOW_SECONDS } from '$lib/account-api/ts-window';
 import { decodeVerdicts, encodeVerdicts, transferables, type VerdictBatch } from './verdict-batch';
 import type {
 	HmacEngine,
@@ -61,14 +64,38 @@ function streamOf(input: TriageInput): {
 	return { stream: input, totalBytes: null };
 }
 
+/** An input of at least this many bytes is split across the pool, when there is one. */
+export const POOL_MIN_BYTES = 1 << 20;
+
+/** Bytes a part of the pool holds: enough parts for the workers to share evenly, none huge. */
+export function partBytesFor(totalBytes: number, workers: number): number {
+	return Math.min(4 << 20, Math.max(256 << 10, Math.ceil(totalBytes / (workers * 8))));
+}
+
+/**
+ * How a File or a text is read by the pool: its plan, when it is a log of lines in UTF-8 big enough
+ * to be worth splitting (null: one worker reads it, as before).
+ */
+async function poolPlan(input: TriageInput): Promise<{ blob: Blob; plan: PoolPlan } | null> {
+	if (input instanceof ReadableStream) return null;
+	const blob = typeof input === 'string' ? new Blob([input]) : input;
+	if (blob.size < POOL_MIN_BYTES) return null;
+	const head = new Uint8Array(await blob.slice(0, PLAN_BYTES).arrayBuffer());
+	const found = plan(head);
+	return found === null ? null : { blob, plan: found };
+}
+
 /**
  * The worker's side: runs each started triage and answers on the same port. `diagnose`, when
  * given, names the mistakes of runs that use the default HMAC (e.g. in a worker of its own).
+ * `pool`, when given, starts the workers a big log of lines is split across (pool/pool.ts); it is
+ * called once, on the first run that uses them.
  */
 export function serveTriage(
 	port: TriagePort<TriageCommand, TriageReport>,
-	{ diagnose }: { diagnose?: Diagnose } = {}
+	{ diagnose, pool }: { diagnose?: Diagnose; pool?: () => PoolWorker[] } = {}
 ): void {
+	let workers: PoolWorker[] | null = null;
 	const runs = new Map<number, AbortController>();
 	port.addEventListener('message', (event) => {
 		const command = event.data;
@@ -93,6 +120,41 @@ export function serveTriage(
 		};
 		void (async () => {
 			try {
+				const hmac = command.options?.hmac ?? 'own';
+				const pooled =
+					pool !== undefined && hmac !== 'subtle' ? await poolPlan(command.input) : null;
+				if (pooled !== null && live()) {
+					workers ??= pool?.() ?? [];
+					post({ type: 'format', id, format: pooled.plan.format });
+					const summary = await runPool({
+						workers,
+						stream: pooled.blob.stream(),
+						plan: pooled.plan,
+						settings: {
+							keys: String(command.keys ?? ''),
+							windowSeconds: command.options?.windowSeconds ?? TS_WINDOW_SECONDS,
+							nowMs: command.options?.nowMs ?? Date.now(),
+							hmac,
+							output: 'batch',
+							revealKid: false
+						},
+						partBytes: partBytesFor(pooled.blob.size, workers.length),
+						totalBytes: pooled.blob.size,
+						signal: controller.signal,
+						intervalMs: command.options?.intervalMs ?? 100,
+						onPart: ({ result }) => {
+							if (!live() || result.batch === null) return;
+							if (held !== null) progressReport(null);
+							held = result.batch;
+						},
+						onProgress: (progress) => {
+							if (live()) progressReport(progress);
+						}
+					});
+					if (held !== null && live()) progressReport(null);
+					post({ type: 'done', id, summary });
+					return;
+				}
 				const { stream, totalBytes } = streamOf(command.input);
 				const elsewhere =
 					diagnose !== undefined && (command.options?.hmac ?? 'own') === 'own'

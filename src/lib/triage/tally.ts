@@ -286,6 +286,8 @@ export class Tally {
 			else this.#otherKids += requests;
 		}
 		this.#otherKids += part.otherKids;
+		// A part that stopped reading stopped the whole: nothing after it is counted.
+		if (part.stopped !== null) this.#stopped = part.stopped;
 		for (const [group, numbers] of Object.entries(part.examples))
 			for (const number of numbers) this.#example(group, number);
 	}

@@ -99,10 +99,11 @@ export interface TriageSummary {
 }
 
 /**
- * Which HMAC-SHA-1 the bulk path uses: hmac/sha1.ts's ('own', the figures favour it), @noble/hashes's or
- * SubtleCrypto's (both kept for comparison).
+ * Which HMAC-SHA-1 the bulk path uses: hmac/sha1.ts's ('own', the figures favour it in a browser),
+ * @noble/hashes's or SubtleCrypto's (both kept for comparison), or node:crypto's ('node': the
+ * command line's pool, whose workers are given it; see MacChecks).
  */
-export type HmacEngine = 'own' | 'noble' | 'subtle';
+export type HmacEngine = 'own' | 'noble' | 'subtle' | 'node';
 
 /** The Summary's counts so far: those of a summary that grow while the verdicts come. */
 export type TriageCounts = Pick<

@@ -94,6 +94,15 @@ export function encodeVerdicts(records: readonly VerdictRecord[]): VerdictBatch 
 	return { count, values, flags, clients, text: texts.join(''), ends, rare };
 }
 
+/**
+ * Marks record `index` of a batch as using again the kid and nonce of request `first`: the triage's
+ * pool learns it only when the parts before have been merged (a nonce used in an earlier part).
+ */
+export function setNonceFirstUsedAt(batch: VerdictBatch, index: number, first: number): void {
+	batch.values[index * VALUES + 4] = first;
+	batch.flags[index] = (batch.flags[index] as number) | NONCE_FIRST;
+}
+
 /** What postMessage may move rather than copy. */
 export function transferables(batch: VerdictBatch): Transferable[] {
 	return [batch.values.buffer, batch.flags.buffer, batch.clients.buffer, batch.ends.buffer];

@@ -1,19 +1,49 @@
 // The triage worker's entry. The page starts it with
 //   new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' })
 // (Vite bundles it and its imports as a worker of its own) and talks to it through startTriage.
-// Mismatches are diagnosed in a worker of their own where one can start (diagnoser.ts), started
-// with this one.
+// A big log of lines is split across a pool of workers, one per core (pool/pool.ts), which this
+// worker coordinates; anything else (a HAR, a small paste) it triages itself, its mismatches
+// diagnosed in a worker of their own where one can start (diagnoser.ts), started with this one.
 import { workerDiagnose } from './diagnoser';
+import { poolSize, type PoolReport, type PoolWorker } from './pool/pool';
 import { serveTriage, type TriageCommand, type TriagePort, type TriageReport } from './protocol';
 
+/** A Web Worker as the pool's coordinator talks to it. */
+function webPoolWorker(worker: Worker): PoolWorker {
+	return {
+		postMessage: (command, transfer) => worker.postMessage(command, transfer ?? []),
+		listen(listener) {
+			const onMessage = (event: MessageEvent<PoolReport>) => listener(event.data);
+			const onError = (event: Event) => {
+				event.preventDefault();
+				listener(new Error(event instanceof ErrorEvent ? event.message : 'a pool worker failed'));
+			};
+			worker.addEventListener('message', onMessage);
+			worker.addEventListener('error', onError);
+			worker.addEventListener('messageerror', onError);
+			return () => {
+				worker.removeEventListener('message', onMessage);
+				worker.removeEventListener('error', onError);
+				worker.removeEventListener('messageerror', onError);
+			};
+		}
+	};
+}
+
+const canStartWorkers = typeof Worker === 'function';
+const startPool = () =>
+	Array.from({ length: poolSize(navigator.hardwareConcurrency) }, () =>
+		webPoolWorker(new Worker(new URL('./pool/pool-worker.ts', import.meta.url), { type: 'module' }))
+	);
+
 serveTriage(globalThis as unknown as TriagePort<TriageCommand, TriageReport>, {
-	diagnose:
-		typeof Worker === 'function'
-			? workerDiagnose(
-					() => new Worker(new URL('./diagnosis-worker.ts', import.meta.url), { type: 'module' }),
-					undefined,
-					// Loaded while the page waits for its first run.
-					{ startNow: true }
-				)
-			: undefined
+	diagnose: canStartWorkers
+		? workerDiagnose(
+				() => new Worker(new URL('./diagnosis-worker.ts', import.meta.url), { type: 'module' }),
+				undefined,
+				// Loaded while the page waits for its first run.
+				{ startNow: true }
+			)
+		: undefined,
+	pool: canStartWorkers ? startPool : undefined
 });

@@ -165,8 +165,12 @@ export async function subtleSigner(
 		toBase64(new Uint8Array(await crypto.subtle.sign('HMAC', key, utf8Bytes(baseString))));
 }
 
+/** A check made by the caller for each mac_key (node:crypto's, which this browser code cannot import). */
+export type MacCheckFactory = (macKey: string) => MacCheck;
+
 function macCheck(engine: HmacEngine, macKey: string): MacCheck | Promise<MacCheck> {
 	if (engine === 'own') return ownCheck(macKey);
+	if (engine === 'node') throw new Error("the 'node' HMAC is given by the caller (MacChecks)");
 	if (engine === 'noble') {
 		const sign = nobleSigner(macKey);
 		return (baseString, mac) => sign(baseString) === mac;
@@ -179,13 +183,17 @@ function macCheck(engine: HmacEngine, macKey: string): MacCheck | Promise<MacChe
 /** One check per distinct mac_key, made on first use. */
 export class MacChecks {
 	#checks = new Map<string, MacCheck | Promise<MacCheck>>();
-	constructor(readonly engine: HmacEngine = 'own') {}
+	constructor(
+		readonly engine: HmacEngine = 'own',
+		/** Makes the checks instead of `engine` ('node' needs it). */
+		readonly factory?: MacCheckFactory
+	) {}
 
 	/** The check for a mac_key; a promise only the first time a SubtleCrypto key is imported. */
 	for(macKey: string): MacCheck | Promise<MacCheck> {
 		let check = this.#checks.get(macKey);
 		if (check === undefined) {
-			check = macCheck(this.engine, macKey);
+			check = this.factory ? this.factory(macKey) : macCheck(this.engine, macKey);
 			this.#checks.set(macKey, check);
 			if (check instanceof Promise)
 				check.then(

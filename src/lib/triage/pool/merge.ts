@@ -1,0 +1,120 @@
+// The pool's coordinator puts the parts back together in file order, whatever order the workers
+// finish them in: the counts added up (Tally.absorb), and "nonce used twice" decided over the whole
+// log with one nonce table: a part's worker knew only the pairs of its own part, so a pair first
+// used in an earlier part is found here, and its verdict and the counts are corrected before the
+// part is released.
+import { NonceLedger, Tally } from '../tally';
+import type { TriageSummary } from '../types';
+import { setNonceFirstUsedAt } from '../verdict-batch';
+import type { PartResult } from './part';
+
+/** How many request numbers a group quotes (Tally's EXAMPLES). */
+const EXAMPLES = 10;
+
+/** A part ready to be shown or written: its verdicts corrected, its counts added. */
+export interface ReleasedPart {
+	result: PartResult;
+	/** The part's verdict text with the corrections written in ('csv', 'ndjson'). */
+	text: string | null;
+	/** The pairs it uses that an earlier part used first. */
+	reusedAcross: number;
+}
+
+export class PartMerger {
+	readonly tally: Tally;
+	readonly nonces: NonceLedger;
+	/** Results that came before those ahead of them. */
+	#waiting = new Map<number, PartResult>();
+	#next = 0;
+
+	constructor(windowSeconds: number, nonces = new NonceLedger()) {
+		this.tally = new Tally(windowSeconds);
+		this.nonces = nonces;
+	}
+
+	/** The index of the next part to release: every part before it is counted. */
+	get released(): number {
+		return this.#next;
+	}
+
+	/** Results waiting for an earlier one. */
+	get waiting(): number {
+		return this.#waiting.size;
+	}
+
+	/** Takes a part's result; returns the parts that can be released now, in order. */
+	take(result: PartResult): ReleasedPart[] {
+		this.#waiting.set(result.index, result);
+		const released: ReleasedPart[] = [];
+		for (let next = this.#waiting.get(this.#next); next; next = this.#waiting.get(this.#next)) {
+			this.#waiting.delete(this.#next);
+			this.#next += 1;
+			released.push(this.#release(next));
+		}
+		return released;
+	}
+
+	#release(result: PartResult): ReleasedPart {
+		const { journal, summary } = result;
+		const numbers = verdictNumbers(result);
+		/** Places among the part's verdicts, and the request first using their pair. */
+		const across: { place: number; first: number }[] = [];
+		for (let at = 0; at < journal.count; at++) {
+			const place = journal.record[at] as number;
+			const first = this.nonces.seeHashes(
+				journal.high[at] as number,
+				journal.low[at] as number,
+				numbers(place)
+			);
+			// Used in this part already: its worker said so. Otherwise an earlier part used it.
+			if (first !== null && journal.reused[at] === 0) across.push({ place, first });
+		}
+		let text = result.text;
+		if (across.length > 0) {
+			if (result.batch)
+				for (const { place, first } of across) setNonceFirstUsedAt(result.batch, place, first);
+			if (text !== null && result.nonceAt !== null) text = patched(text, result.nonceAt, across);
+			this.tally.absorb(
+				withReuses(
+					summary,
+					across.map(({ place }) => numbers(place))
+				)
+			);
+		} else this.tally.absorb(summary);
+		return { result, text, reusedAcross: across.length };
+	}
+}
+
+/** The request number of a part's verdict at a place, from whichever form the verdicts travel in. */
+function verdictNumbers(result: PartResult): (place: number) => number {
+	const source = result.batch?.values ?? result.numbers;
+	// A batch keeps five values a verdict, the number first.
+	const stride = result.batch ? 5 : 1;
+	if (source === null) throw new Error(`part ${result.index} has no verdict numbers`);
+	return (place) => source[place * stride] as number;
+}
+
+/** The text with each verdict's nonce cell written: an empty CSV cell, or NDJSON's `null`. */
+function patched(
+	text: string,
+	nonceAt: Uint32Array,
+	across: readonly { place: number; first: number }[]
+): string {
+	const pieces: string[] = [];
+	let from = 0;
+	for (const { place, first } of across) {
+		const at = nonceAt[place] as number;
+		pieces.push(text.slice(from, at), String(first));
+		// NDJSON holds `null` where CSV holds nothing.
+		from = text.startsWith('null', at) ? at + 4 : at;
+	}
+	pieces.push(text.slice(from));
+	return pieces.join('');
+}
+
+/** A part's summary with the reuses of pairs from earlier parts counted in. */
+function withReuses(summary: TriageSummary, numbers: number[]): TriageSummary {
+	const examples = { ...summary.examples };
+	examples.nonce = [...(examples.nonce ?? []), ...numbers].sort((a, b) => a - b).slice(0, EXAMPLES);
+	return { ...summary, noncesReused: summary.noncesReused + numbers.length, examples };
+}

@@ -1,0 +1,235 @@
+// A pool worker's work: one part of a log (line-chunks.ts), triaged by the engine as the whole file
+// would be, its verdicts in the form the run wants them (the page's columns, CSV or NDJSON text),
+// with what the coordinator needs to finish them: the kid and nonce pair of each request, since a
+// nonce may have been used in an earlier part that another worker read (merge.ts).
+import { triage } from '../engine';
+import type { MacCheckFactory } from '../hmac';
+import { csvRowWithNonceAt, ndjsonLineWithNonceAt } from '../exports';
+import { parseKeys, type Keyring } from '../keys';
+import { NonceLedger, Tally } from '../tally';
+import type { HmacEngine, TriageSummary, VerdictRecord } from '../types';
+import { encodeVerdicts, transferables, type VerdictBatch } from '../verdict-batch';
+import { unreadableRecord } from '../verify';
+import type { PoolPlan } from './line-chunks';
+
+/** What a run's verdicts become in the workers: columns for the page, text for the command line. */
+export type PartOutput = 'batch' | 'csv' | 'ndjson' | 'none';
+
+/** What every part of one run shares. */
+export interface PartSettings {
+	plan: PoolPlan;
+	keys: string;
+	windowSeconds: number;
+	nowMs: number;
+	hmac: HmacEngine;
+	output: PartOutput;
+	revealKid: boolean;
+}
+
+/** One part to triage (a LinePart without its bookkeeping). */
+export interface PartTask {
+	index: number;
+	bytes: Uint8Array<ArrayBuffer>;
+	linesBefore: number;
+	tooLong: boolean;
+}
+
+/**
+ * The kid and nonce pairs of a part's requests, in their order: the pair's two hashes (as
+ * NonceLedger keeps them), the request's place among the part's verdicts, and whether an earlier
+ * request of the same part used the pair (then the worker has said so already).
+ */
+export interface NonceJournal {
+	count: number;
+	high: Int32Array<ArrayBuffer>;
+	low: Int32Array<ArrayBuffer>;
+	record: Uint32Array<ArrayBuffer>;
+	reused: Uint8Array<ArrayBuffer>;
+}
+
+export interface PartResult {
+	index: number;
+	/** Verdicts of the part (all its readable and unreadable requests). */
+	verdicts: number;
+	summary: TriageSummary;
+	journal: NonceJournal;
+	/** 'batch': the verdicts as columns. */
+	batch: VerdictBatch | null;
+	/** 'csv', 'ndjson': the verdicts' text, and where in it each verdict's nonce cell starts. */
+	text: string | null;
+	nonceAt: Uint32Array<ArrayBuffer> | null;
+	/** The verdicts' request numbers, when they are not in `batch`. */
+	numbers: Float64Array<ArrayBuffer> | null;
+}
+
+/** A NonceLedger that also writes down each pair it is shown, in order, with its request's number. */
+class JournalLedger extends NonceLedger {
+	count = 0;
+	high = new Int32Array(1024);
+	low = new Int32Array(1024);
+	reused = new Uint8Array(1024);
+	numbers = new Float64Array(1024);
+
+	override seeHashes(a: number, low: number, number: number): number | null {
+		const first = super.seeHashes(a, low, number);
+		if (this.count === this.high.length) this.#grow();
+		this.high[this.count] = a;
+		this.low[this.count] = low;
+		this.reused[this.count] = first === null ? 0 : 1;
+		this.numbers[this.count] = number;
+		this.count += 1;
+		return first;
+	}
+
+	#grow(): void {
+		const size = this.high.length * 2;
+		const high = new Int32Array(size);
+		const low = new Int32Array(size);
+		const reused = new Uint8Array(size);
+		const numbers = new Float64Array(size);
+		high.set(this.high);
+		low.set(this.low);
+		reused.set(this.reused);
+		numbers.set(this.numbers);
+		Object.assign(this, { high, low, reused, numbers });
+	}
+
+	/** The journal, each pair placed among `records` (in order, as the pairs are) by its number. */
+	journal(records: readonly VerdictRecord[]): NonceJournal {
+		const n = this.count;
+		const record = new Uint32Array(n);
+		let place = 0;
+		for (let at = 0; at < n; at++) {
+			const number = this.numbers[at] as number;
+			while (place < records.length && (records[place] as VerdictRecord).number < number)
+				place += 1;
+			record[at] = place;
+		}
+		return {
+			count: n,
+			high: this.high.slice(0, n),
+			low: this.low.slice(0, n),
+			record,
+			reused: this.reused.slice(0, n)
+		};
+	}
+}
+
+/** The settings' keys parsed once per run, not once per part. */
+const keyrings = new WeakMap<PartSettings, Keyring>();
+
+/** Triages one part. Never rejects on what the part holds: unreadable lines are verdicts. */
+export async function triagePart(
+	task: PartTask,
+	settings: PartSettings,
+	options: { macCheck?: MacCheckFactory; signal?: AbortSignal } = {}
+): Promise<PartResult> {
+	let keyring = keyrings.get(settings);
+	if (keyring === undefined) {
+		keyring = parseKeys(settings.keys).keyring;
+		keyrings.set(settings, keyring);
+	}
+	if (task.tooLong)
+		// A line the chunker dropped unread, counted as the whole-file reader counts it.
+		return recordsResult(
+			task.index,
+			[unreadableRecord({ number: task.linesBefore + 1, code: 'too-long' })],
+			settings
+		);
+	const records: VerdictRecord[] = [];
+	const ledger = new JournalLedger();
+	const triageOptions: Parameters<typeof triage>[2] = {
+		part: { format: settings.plan.format, encoding: 'utf-8', linesBefore: task.linesBefore },
+		windowSeconds: settings.windowSeconds,
+		nowMs: settings.nowMs,
+		hmac: settings.hmac,
+		nonces: ledger,
+		// The part's verdicts are posted together: one batch, however many.
+		batchSize: Number.MAX_SAFE_INTEGER,
+		intervalMs: Number.POSITIVE_INFINITY,
+		onVerdicts: (batch) => {
+			for (const record of batch) records.push(record);
+		}
+	};
+	if (options.macCheck) triageOptions.macCheck = options.macCheck;
+	if (options.signal) triageOptions.signal = options.signal;
+	const summary = await triage(new Blob([task.bytes]).stream(), keyring, triageOptions);
+	return finish(task.index, records, summary, ledger, settings);
+}
+
+/**
+ * A part made of unreadable verdicts the coordinator knows without reading (a line too long, a read
+ * that failed), counted and written as a worker's part is.
+ */
+export function recordsResult(
+	index: number,
+	records: VerdictRecord[],
+	settings: PartSettings
+): PartResult {
+	const tally = new Tally(settings.windowSeconds);
+	for (const record of records) tally.add(record);
+	const summary = tally.summary({
+		format: settings.plan.format,
+		empty: false,
+		bytesRead: 0,
+		hmac: settings.hmac,
+		elapsedMs: 0,
+		cancelled: false
+	});
+	return finish(index, records, summary, new JournalLedger(), settings);
+}
+
+function finish(
+	index: number,
+	records: VerdictRecord[],
+	summary: TriageSummary,
+	ledger: JournalLedger,
+	settings: PartSettings
+): PartResult {
+	const result: PartResult = {
+		index,
+		verdicts: records.length,
+		summary,
+		journal: ledger.journal(records),
+		batch: null,
+		text: null,
+		nonceAt: null,
+		numbers: null
+	};
+	if (settings.output === 'batch') {
+		result.batch = encodeVerdicts(records);
+		return result;
+	}
+	result.numbers = Float64Array.from(records, (record) => record.number);
+	if (settings.output === 'csv' || settings.output === 'ndjson') {
+		const write = settings.output === 'csv' ? csvRowWithNonceAt : ndjsonLineWithNonceAt;
+		const exportOptions = { revealKid: settings.revealKid };
+		const rows: string[] = new Array(records.length);
+		const nonceAt = new Uint32Array(records.length);
+		let length = 0;
+		for (let at = 0; at < records.length; at++) {
+			const written = write(records[at] as VerdictRecord, exportOptions);
+			rows[at] = written.row;
+			nonceAt[at] = length + written.nonceAt;
+			length += written.row.length;
+		}
+		result.text = rows.join('');
+		result.nonceAt = nonceAt;
+	}
+	return result;
+}
+
+/** What postMessage may move rather than copy. */
+export function resultTransferables(result: PartResult): Transferable[] {
+	const { journal } = result;
+	const list: Transferable[] = [
+		journal.high.buffer,
+		journal.low.buffer,
+		journal.record.buffer,
+		journal.reused.buffer
+	];
+	if (result.batch) list.push(...transferables(result.batch));
+	if (result.nonceAt) list.push(result.nonceAt.buffer);
+	if (result.numbers) list.push(result.numbers.buffer);
+	return list;
+}
