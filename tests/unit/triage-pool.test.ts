@@ -65,18 +65,19 @@ function channelWorker(): PoolWorker & { held: PoolReport[]; holding: boolean; r
 	return worker;
 }
 
-const stream = (text: string | Uint8Array) =>
+const stream = (text: string | Uint8Array<ArrayBuffer>) =>
 	new Blob([typeof text === 'string' ? encoder.encode(text) : text]).stream();
 
 /** What the summaries must share (time taken and the engine named aside). */
 function comparable(summary: TriageSummary) {
-	const { elapsedMs: _elapsed, hmac: _hmac, ...rest } = summary;
+	const { elapsedMs: _elapsed, hmac: _hmac, workers: _workers, ...rest } = summary;
 	void _elapsed;
 	void _hmac;
+	void _workers;
 	return rest;
 }
 
-async function oneThread(text: string | Uint8Array, keys: string) {
+async function oneThread(text: string | Uint8Array<ArrayBuffer>, keys: string) {
 	const records: VerdictRecord[] = [];
 	const summary = await triage(stream(text), keys, {
 		nowMs: NOW,
@@ -86,7 +87,7 @@ async function oneThread(text: string | Uint8Array, keys: string) {
 }
 
 async function pooled(
-	text: string | Uint8Array,
+	text: string | Uint8Array<ArrayBuffer>,
 	keys: string,
 	{
 		workers = 3,

@@ -9,6 +9,11 @@ import { Readable } from 'node:stream';
 import { CSV_HEADER, csvRow, ndjsonLine, summaryMarkdown } from './exports';
 import { parseKeys, type KeyProblemCode, type Keyring } from './keys';
 import { triage } from './engine';
+import { PLAN_BYTES, plan, type PoolPlan } from './pool/line-chunks';
+import { runPool } from './pool/pool';
+import { POOL_MIN_BYTES, partBytesFor } from './protocol';
+import { startThreads } from './node/pool';
+import { nodeMacCheck } from './node/node-hmac';
 import { NonceLedger } from './tally';
 import { encodeLedger, mergeParts, type PartSummary } from './node/merge';
 import { OutFile, identify, refusal, stdinIdentity, type Identity } from './node/out-file';
@@ -35,7 +40,9 @@ in KEYFILE, and groups them by the mistake that explains each mismatch. FILE - i
                    (split by lines: split -n l/N), into the summary of the whole log
   --window SECONDS the server's ts window (default ${TS_WINDOW_SECONDS}; the spec does not state it)
   --reveal-kid     kids in full in the verdicts and the summary (masked by default)
-  --hmac ENGINE    own (default), noble or subtle
+  --hmac ENGINE    own (default), noble, subtle or node (node:crypto)
+  --threads N      worker threads a log of lines of 1 MiB or more is split across (default: one a
+                   core, at least 2, at most 8); 0 reads it on this thread alone
   --help           this text
 
 Standard input has no name to put the verdicts beside: with FILE -, give --out, --ndjson or
@@ -62,6 +69,8 @@ interface TriageArgs {
 	windowSeconds: number;
 	revealKid: boolean;
 	hmac: HmacEngine;
+	/** Worker threads of the pool; 0: none; null: one a core. */
+	threads: number | null;
 }
 
 interface MergeArgs {
@@ -72,7 +81,7 @@ interface MergeArgs {
 }
 
 /** The options that take a value. */
-const VALUED = new Set(['--keys', '--out', '--window', '--hmac']);
+const VALUED = new Set(['--keys', '--out', '--window', '--hmac', '--threads']);
 /** The options --merge reads; the others are for triaging a file. */
 const FOR_MERGE = new Set(['--json', '--reveal-kid', '--merge']);
 
@@ -114,8 +123,14 @@ export function parseArgs(
 	if (typeof window !== 'string' || !/^\d+$/.test(window))
 		return `--window takes whole seconds, not "${window}".`;
 	const hmac = given.get('--hmac') ?? 'own';
-	if (hmac !== 'own' && hmac !== 'noble' && hmac !== 'subtle')
-		return `--hmac is own, noble or subtle, not "${hmac}".`;
+	if (hmac !== 'own' && hmac !== 'noble' && hmac !== 'subtle' && hmac !== 'node')
+		return `--hmac is own, noble, subtle or node, not "${hmac}".`;
+	const threads = given.get('--threads');
+	if (
+		threads !== undefined &&
+		(typeof threads !== 'string' || !/^\d$/.test(threads) || Number(threads) > 8)
+	)
+		return `--threads takes 0 to 8, not "${String(threads)}".`;
 	const ndjson = given.has('--ndjson');
 	const summaryOnly = given.has('--summary-only');
 	const out = given.get('--out');
@@ -136,7 +151,8 @@ export function parseArgs(
 		summaryOnly,
 		windowSeconds: Number(window),
 		revealKid,
-		hmac
+		hmac,
+		threads: threads === undefined ? null : Number(threads)
 	};
 }
 
@@ -196,8 +212,20 @@ function reason(error: unknown): string {
 const exitStatus = (summary: TriageSummary) =>
 	summary.groups.mismatch > 0 || summary.groups.unreadable > 0 ? 1 : 0;
 
+export interface MainOptions {
+	/**
+	 * The bundled worker thread of the pool (node/bundle.js): given, a log of lines of at least
+	 * POOL_MIN_BYTES is triaged on every core; null, on one thread.
+	 */
+	poolThread?: URL | null;
+}
+
 /** Runs the command; resolves to the exit status. Never rejects, never prints a stack. */
-export async function main(argv: readonly string[], io: Io = processIo()): Promise<number> {
+export async function main(
+	argv: readonly string[],
+	io: Io = processIo(),
+	options: MainOptions = {}
+): Promise<number> {
 	const fail = (message: string) => {
 		io.stderr(`triage: ${message}\n`);
 		return 2;
@@ -209,7 +237,9 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
 			await io.stdout(USAGE);
 			return 0;
 		}
-		return args.mode === 'merge' ? await merge(args, io, fail) : await run(args, io, fail);
+		return args.mode === 'merge'
+			? await merge(args, io, fail)
+			: await run(args, io, fail, options.poolThread ?? null);
 	} catch (error) {
 		return fail(`internal error: ${reason(error)}`);
 	}
@@ -253,7 +283,12 @@ const REFUSED: Partial<Record<UnreadableCode, (found: string | undefined) => str
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
-async function run(args: TriageArgs, io: Io, fail: (message: string) => number): Promise<number> {
+async function run(
+	args: TriageArgs,
+	io: Io,
+	fail: (message: string) => number,
+	poolThread: URL | null
+): Promise<number> {
 	let keysBytes: Uint8Array;
 	try {
 		keysBytes = await readFile(args.keys);
@@ -296,6 +331,22 @@ async function run(args: TriageArgs, io: Io, fail: (message: string) => number):
 				? stdinIdentity()
 				: { real: await realpath(args.file).catch(() => null), dev: stats.dev, ino: stats.ino };
 		const size = stats?.isFile() === true ? stats.size : null;
+		// A log of lines big enough is split across worker threads (pool/pool.ts); its start says.
+		let pool: { plan: PoolPlan; thread: URL } | null = null;
+		if (
+			file !== null &&
+			size !== null &&
+			size >= POOL_MIN_BYTES &&
+			poolThread !== null &&
+			args.threads !== 0
+		) {
+			const head = new Uint8Array(Math.min(size, PLAN_BYTES));
+			await file.read(head, 0, head.length, 0);
+			const found = plan(head);
+			// The threads write the verdicts in one form: CSV and NDJSON both asked for, one thread does.
+			if (found !== null && !(args.ndjson && args.out !== null))
+				pool = { plan: found, thread: poolThread };
+		}
 		const stream =
 			file === null
 				? (io.stdin as () => ReadableStream<Uint8Array>)
@@ -307,7 +358,15 @@ async function run(args: TriageArgs, io: Io, fail: (message: string) => number):
 							createReadStream('', { fd: opened })
 						) as ReadableStream<Uint8Array>;
 					};
-		return await triageInto(args, io, fail, { name, identity: input, size, stream, keyring });
+		return await triageInto(args, io, fail, {
+			name,
+			identity: input,
+			size,
+			stream,
+			keyring,
+			keysText,
+			pool
+		});
 	} finally {
 		await file?.close();
 	}
@@ -320,13 +379,17 @@ interface Input {
 	size: number | null;
 	stream: () => ReadableStream<Uint8Array>;
 	keyring: Keyring;
+	/** The keys as given, for the pool's threads (each parses them). */
+	keysText: string;
+	/** Given: the file is triaged by a pool of threads, read as this plan says. */
+	pool: { plan: PoolPlan; thread: URL } | null;
 }
 
 async function triageInto(
 	args: TriageArgs,
 	io: Io,
 	fail: (message: string) => number,
-	{ name, identity, size, stream, keyring }: Input
+	{ name, identity, size, stream, keyring, keysText, pool }: Input
 ): Promise<number> {
 	// Refused before anything is written: the verdicts never replace the log or the keys.
 	let csv: OutFile | null = null;
@@ -361,21 +424,41 @@ async function triageInto(
 	const nonces = new NonceLedger();
 	try {
 		await csv?.write(CSV_HEADER);
-		const summary = await triage(stream(), keyring, {
-			signal: stop.signal,
-			windowSeconds: args.windowSeconds,
-			hmac: args.hmac,
-			totalBytes: size,
-			nonces,
-			onVerdicts: async (records) => {
-				if (csv !== null) {
-					await csv.write(records.map((record) => csvRow(record, exportOptions)).join(''));
-					if (csv.error !== null) stop.abort();
-				}
-				if (args.ndjson)
-					await io.stdout(records.map((record) => ndjsonLine(record, exportOptions)).join(''));
-			}
-		});
+		const summary =
+			pool === null
+				? await triage(stream(), keyring, {
+						signal: stop.signal,
+						windowSeconds: args.windowSeconds,
+						hmac: args.hmac,
+						...(args.hmac === 'node' ? { macCheck: nodeMacCheck } : {}),
+						totalBytes: size,
+						nonces,
+						onVerdicts: async (records) => {
+							if (csv !== null) {
+								await csv.write(records.map((record) => csvRow(record, exportOptions)).join(''));
+								if (csv.error !== null) stop.abort();
+							}
+							if (args.ndjson)
+								await io.stdout(
+									records.map((record) => ndjsonLine(record, exportOptions)).join('')
+								);
+						}
+					})
+				: await pooled(pool, stream(), {
+						keysText,
+						args,
+						size,
+						nonces,
+						signal: stop.signal,
+						// The CSV when there is one, else the NDJSON (both at once: the file gets CSV).
+						write: async (text, output) => {
+							if (output === 'csv' && csv !== null) {
+								await csv.write(text);
+								if (csv.error !== null) stop.abort();
+							}
+							if (args.ndjson && output === 'ndjson') await io.stdout(text);
+						}
+					});
 		if (io.stdoutClosed?.aborted === true) return 141;
 		if (stoppedBy !== null) {
 			fail(`stopped by ${stoppedBy}${csv === null ? '' : `; ${args.out} was not written`}.`);
@@ -417,4 +500,63 @@ async function triageInto(
 		// Nothing once the file is in place; otherwise the temporary file goes.
 		await csv?.discard();
 	}
+}
+
+/**
+ * The triage of a log of lines by a pool of worker threads, one per core: the verdicts written in
+ * the log's order as each part is released, in the one form asked for (the threads write it).
+ */
+async function pooled(
+	pool: { plan: PoolPlan; thread: URL },
+	stream: ReadableStream<Uint8Array>,
+	run: {
+		keysText: string;
+		args: TriageArgs;
+		size: number | null;
+		nonces: NonceLedger;
+		signal: AbortSignal;
+		write: (text: string, output: 'csv' | 'ndjson') => Promise<void>;
+	}
+): Promise<TriageSummary> {
+	const { args } = run;
+	const output = args.out !== null ? 'csv' : args.ndjson ? 'ndjson' : 'none';
+	const threads = startThreads(pool.thread, args.threads ?? undefined);
+	try {
+		return await runPool({
+			workers: threads.workers,
+			stream,
+			plan: pool.plan,
+			settings: {
+				keys: run.keysText,
+				windowSeconds: args.windowSeconds,
+				nowMs: Date.now(),
+				hmac: args.hmac,
+				output,
+				revealKid: args.revealKid
+			},
+			partBytes: partBytesFor(run.size ?? 0, threads.workers.length),
+			totalBytes: run.size,
+			nonces: run.nonces,
+			signal: run.signal,
+			indexOf: bufferIndexOf(),
+			onPart: async ({ text }) => {
+				if (text !== null && output !== 'none') await run.write(text, output);
+			}
+		});
+	} finally {
+		await threads.close();
+	}
+}
+
+/** Buffer's indexOf over a part's bytes, the Buffer made once per part rather than once a line. */
+function bufferIndexOf(): (bytes: Uint8Array, byte: number, from: number) => number {
+	let last: Uint8Array | null = null;
+	let buffer: Buffer = Buffer.alloc(0);
+	return (bytes, byte, from) => {
+		if (bytes !== last) {
+			last = bytes;
+			buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+		}
+		return buffer.indexOf(byte, from);
+	};
 }

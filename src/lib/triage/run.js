@@ -1,6 +1,7 @@
-// `npm run triage` starts here. Node 20 cannot run TypeScript, so Vite's module runner loads the
-// triage (and the protocol core and /verify's diagnosis it uses) without a build step. Whatever
-// happens, the process ends with one line and a status (cli.ts's USAGE), never a stack trace.
+// `npm run triage` starts here. Node 20 cannot run TypeScript: the triage (and the protocol core
+// and /verify's diagnosis it uses) runs from a bundle Vite builds on first use (node/bundle.js),
+// or, where that fails, through Vite's module runner. Whatever happens, the process ends with one
+// line and a status (cli.ts's USAGE), never a stack trace.
 import { fileURLToPath } from 'node:url';
 
 // Vite colors its errors for a terminal: escape codes say nothing in a log.
@@ -24,19 +25,30 @@ process.stdout.on('error', () => undefined);
 process.stderr.on('error', () => undefined);
 
 let main;
+/** The pool's worker thread file: only a bundled run has one (see bundle.js). */
+let poolThread = null;
 try {
-	const { runnerImport } = await import('vite');
-	({
-		module: { main }
-	} = await runnerImport(fileURLToPath(new URL('./cli.ts', import.meta.url)), {
-		configFile: false,
-		logLevel: 'silent',
-		resolve: { alias: { $lib: fileURLToPath(new URL('..', import.meta.url)) } }
-	}));
-} catch (error) {
-	die(error);
+	const { triageBundle } = await import('./node/bundle.js');
+	const bundle = await triageBundle();
+	({ main } = await import(bundle.cli.href));
+	poolThread = bundle.thread;
+} catch (bundleError) {
+	// Without a bundle (a read-only folder, a failed build), Vite's module runner loads the
+	// TypeScript as it is: slower to start, and on one thread.
+	try {
+		const { runnerImport } = await import('vite');
+		({
+			module: { main }
+		} = await runnerImport(fileURLToPath(new URL('./cli.ts', import.meta.url)), {
+			configFile: false,
+			logLevel: 'silent',
+			resolve: { alias: { $lib: fileURLToPath(new URL('..', import.meta.url)) } }
+		}));
+	} catch (error) {
+		die(error instanceof Error ? error : bundleError);
+	}
 }
 // npm runs a script in the package's folder; FILE and the other paths were typed in INIT_CWD.
 if (process.env.npm_lifecycle_event === 'triage' && process.env.INIT_CWD)
 	process.chdir(process.env.INIT_CWD);
-process.exitCode = await main(process.argv.slice(2));
+process.exitCode = await main(process.argv.slice(2), undefined, { poolThread });

@@ -233,10 +233,12 @@ export class Tally {
 		hmac: HmacEngine;
 		elapsedMs: number;
 		cancelled: boolean;
+		workers?: number;
 	}): TriageSummary {
 		const counts = this.counts();
 		return {
 			...run,
+			workers: run.workers ?? 0,
 			stopped: this.#stopped,
 			requests: counts.requests,
 			skipped: this.#skipped,

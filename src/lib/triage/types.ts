@@ -94,6 +94,8 @@ export interface TriageSummary {
 	/** The first request numbers of each group, to quote: keys are verdicts, mistake ids, 'clock', 'nonce'. */
 	examples: Record<string, number[]>;
 	hmac: HmacEngine;
+	/** Workers the log was split across (the pool: src/lib/triage/pool); 0 when one thread read it. */
+	workers: number;
 	elapsedMs: number;
 	cancelled: boolean;
 }

@@ -45,5 +45,11 @@ serveTriage(globalThis as unknown as TriagePort<TriageCommand, TriageReport>, {
 				{ startNow: true }
 			)
 		: undefined,
-	pool: canStartWorkers ? startPool : undefined
+	// Started now, with this worker: each warms up while the page waits for a log (warm-up.ts).
+	pool: canStartWorkers
+		? (
+				(workers) => () =>
+					workers
+			)(startPool())
+		: undefined
 });

@@ -44,14 +44,21 @@ export function plan(head: Uint8Array): PoolPlan | null {
  * The line breaks in `bytes`, counted as LineSplitter counts them: LF, CRLF (one) and CR alone. A
  * CR as the last byte counts as a break (a part never ends between a CR and its LF: see cut()).
  */
-export function countLines(bytes: Uint8Array): number {
+export function countLines(bytes: Uint8Array, indexOf: IndexOf = typedIndexOf): number {
 	let lines = 0;
-	// LFs natively (TypedArray indexOf); CRs are rare, and looked for once.
-	for (let at = bytes.indexOf(LF); at !== -1; at = bytes.indexOf(LF, at + 1)) lines += 1;
-	for (let at = bytes.indexOf(CR); at !== -1; at = bytes.indexOf(CR, at + 1))
+	// LFs natively; CRs are rare, and looked for once.
+	for (let at = indexOf(bytes, LF, 0); at !== -1; at = indexOf(bytes, LF, at + 1)) lines += 1;
+	for (let at = indexOf(bytes, CR, 0); at !== -1; at = indexOf(bytes, CR, at + 1))
 		if (bytes[at + 1] !== LF) lines += 1;
 	return lines;
 }
+
+/**
+ * Finds a byte from `from` on. A TypedArray's indexOf in a browser; Node gives Buffer's, which
+ * scans about four times as fast (the coordinator counts the lines of every part).
+ */
+export type IndexOf = (bytes: Uint8Array, byte: number, from: number) => number;
+const typedIndexOf: IndexOf = (bytes, byte, from) => bytes.indexOf(byte, from);
 
 /**
  * Where a part of `bytes` may end: just after its last line break whose end is certain (a CR as the
@@ -109,7 +116,8 @@ export class LineChunker {
 		readonly size: number,
 		/** The byte offset of the first byte given (a byte-order mark skipped). */
 		startOffset = 0,
-		maxLineBytes = 4 * MAX_LINE_LENGTH
+		maxLineBytes = 4 * MAX_LINE_LENGTH,
+		readonly indexOf: IndexOf = typedIndexOf
 	) {
 		this.#offset = startOffset;
 		this.#tooLong = maxLineBytes;
@@ -171,7 +179,7 @@ export class LineChunker {
 		const bytes = join(this.#held, this.#heldBytes);
 		this.#held = [];
 		this.#heldBytes = 0;
-		let lines = countLines(bytes);
+		let lines = countLines(bytes, this.indexOf);
 		if (final) {
 			const last = bytes[bytes.length - 1];
 			if (last !== LF && last !== CR) lines += 1;

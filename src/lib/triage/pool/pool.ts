@@ -4,8 +4,9 @@
 // (merge.ts). It reads ahead only so far: parts handed out but not yet released are bounded, so
 // memory is too, whatever the file's size. The same code runs on the page's triage worker and in
 // `npm run triage`; each side gives its own workers and its own way of reading the file.
+import type { NonceLedger } from '../tally';
 import type { TriageProgress, TriageSummary } from '../types';
-import { LineChunker, type LinePart, type PoolPlan } from './line-chunks';
+import { LineChunker, type IndexOf, type LinePart, type PoolPlan } from './line-chunks';
 import { PartMerger, type ReleasedPart } from './merge';
 import { recordsResult, type PartResult, type PartSettings } from './part';
 import { unreadableRecord } from '../verify';
@@ -55,6 +56,10 @@ export interface PoolRunOptions {
 	/** After a part is released, at most every `intervalMs`, and at the end. */
 	onProgress?: (progress: TriageProgress) => void;
 	intervalMs?: number;
+	/** A faster byte search than the TypedArray's, where there is one (Node's Buffer). */
+	indexOf?: IndexOf;
+	/** The table of kid and nonce pairs, given: the caller reads it after the run (--json). */
+	nonces?: NonceLedger;
 	/** Parts handed to a worker at once (one working, the next waiting: no gap between them). */
 	perWorker?: number;
 }
@@ -69,8 +74,8 @@ export async function runPool(options: PoolRunOptions): Promise<TriageSummary> {
 	const perWorker = options.perWorker ?? 2;
 	const intervalMs = options.intervalMs ?? 100;
 	const settings: PartSettings = { ...options.settings, plan };
-	const merger = new PartMerger(settings.windowSeconds);
-	const chunker = new LineChunker(options.partBytes, plan.skip);
+	const merger = new PartMerger(settings.windowSeconds, options.nonces);
+	const chunker = new LineChunker(options.partBytes, plan.skip, undefined, options.indexOf);
 	const busy = workers.map(() => 0);
 	/** Parts cut but not yet handed out. */
 	const ready: LinePart[] = [];
@@ -170,7 +175,8 @@ export async function runPool(options: PoolRunOptions): Promise<TriageSummary> {
 			bytesRead,
 			hmac: settings.hmac,
 			elapsedMs: performance.now() - started,
-			cancelled: wasCancelled
+			cancelled: wasCancelled,
+			workers: workers.length
 		});
 	try {
 		let skip = plan.skip;

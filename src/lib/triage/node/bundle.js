@@ -1,0 +1,98 @@
+// `npm run triage` runs from a bundle of its TypeScript: cli.ts and the pool's worker thread
+// (pool-thread.ts), built by Vite (Rolldown) into node_modules/.cache/mac-triage/<key>/ on first
+// use and reused while the sources are unchanged. A worker thread cannot load TypeScript through
+// Vite's module runner without paying its start-up in every thread, and the command starts in
+// a fraction of the time the runner takes (start-up counts in every run of a pipeline).
+// JavaScript, not TypeScript: run.js loads it under plain Node 20.
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const LIB = fileURLToPath(new URL('../..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../..', import.meta.url));
+const ENTRIES = {
+	cli: fileURLToPath(new URL('../cli.ts', import.meta.url)),
+	'pool-thread': fileURLToPath(new URL('./pool-thread.ts', import.meta.url))
+};
+
+/**
+ * What the bundle is made of: every file under src/lib (name, size and time of change) and the
+ * lock file of the packages; a change to any of them makes a new bundle.
+ * @returns {Promise<string>}
+ */
+async function sourcesKey() {
+	const hash = createHash('sha256');
+	/** @param {string} dir */
+	const walk = async (dir) => {
+		const entries = await readdir(dir, { withFileTypes: true });
+		entries.sort((a, b) => (a.name < b.name ? -1 : 1));
+		for (const entry of entries) {
+			const path = join(dir, entry.name);
+			if (entry.isDirectory()) await walk(path);
+			else if (entry.isFile()) {
+				const stats = await stat(path);
+				hash.update(`${relative(LIB, path)}\0${stats.size}\0${stats.mtimeMs}\n`);
+			}
+		}
+	};
+	await walk(LIB);
+	for (const file of ['package-lock.json', 'package.json']) {
+		const path = join(ROOT, file);
+		if (existsSync(path)) {
+			const stats = await stat(path);
+			hash.update(`${file}\0${stats.size}\0${stats.mtimeMs}\n`);
+		}
+	}
+	hash.update(process.version);
+	return hash.digest('hex').slice(0, 16);
+}
+
+/**
+ * The bundle's two files, built now when the sources changed since the last build.
+ * @returns {Promise<{ cli: URL, thread: URL }>}
+ */
+export async function triageBundle() {
+	const cache = join(ROOT, 'node_modules', '.cache', 'mac-triage');
+	const dir = join(cache, await sourcesKey());
+	const files = () => ({
+		cli: pathToFileURL(join(dir, 'cli.mjs')),
+		thread: pathToFileURL(join(dir, 'pool-thread.mjs'))
+	});
+	if (existsSync(join(dir, 'done'))) return files();
+	// Built beside its place and renamed into it: a run started meanwhile never loads half a bundle,
+	// and two runs building at once both end with a whole one.
+	await mkdir(cache, { recursive: true });
+	const building = `${dir}.${process.pid}.${Date.now()}`;
+	const { build } = await import('vite');
+	await build({
+		configFile: false,
+		logLevel: 'silent',
+		resolve: { alias: { $lib: LIB } },
+		ssr: { noExternal: true, target: 'node' },
+		build: {
+			ssr: true,
+			outDir: building,
+			emptyOutDir: true,
+			minify: false,
+			target: 'node20',
+			rolldownOptions: {
+				input: ENTRIES,
+				output: {
+					format: 'es',
+					entryFileNames: '[name].mjs',
+					chunkFileNames: 'chunks/[name]-[hash].mjs'
+				}
+			}
+		}
+	});
+	await import('node:fs/promises').then(({ writeFile }) => writeFile(join(building, 'done'), ''));
+	try {
+		await rename(building, dir);
+	} catch {
+		// Another run put its bundle there first: the same sources, the same bundle.
+		await rm(building, { recursive: true, force: true });
+	}
+	return files();
+}

@@ -1,0 +1,17 @@
+// A worker thread of `npm run triage`'s pool (../pool): parts of the log in, their verdicts out, as
+// the page's pool workers do. Started by node/pool.ts from the bundle (bundle.js), one per core.
+import { parentPort } from 'node:worker_threads';
+import { servePool } from '../pool/serve';
+import type { PoolCommand } from '../pool/pool';
+import { nodeMacCheck } from './node-hmac';
+
+const port = parentPort;
+if (port !== null)
+	servePool(
+		{
+			postMessage: (report, transfer) =>
+				port.postMessage(report, (transfer ?? []) as unknown as ArrayBuffer[]),
+			onCommand: (listener) => port.on('message', (command: PoolCommand) => listener(command))
+		},
+		{ macCheck: nodeMacCheck }
+	);
