@@ -431,7 +431,12 @@ async function main() {
 		// The triage section with the page's figures: the reference and the page in the same run.
 		const server = await serveStatic(join(site, 'build'));
 		cleanups.push(server.close);
-		printSummary(await triageSection({ pageTriage: pageTriageAt(server.origin, CHROMIUM_PATH) }));
+		printSummary(
+			await triageSection({
+				pageTriage: pageTriageAt(server.origin, CHROMIUM_PATH),
+				chromiumPath: CHROMIUM_PATH
+			})
+		);
 		return;
 	}
 	await writeBareProject(PROJECT, bare);
@@ -528,7 +533,8 @@ async function main() {
 
 	// 7. Triage. The page's own figures (Chromium, longest task) join here through pageTriage.
 	const triageRows = await triageSection({
-		pageTriage: pageTriageAt(siteServer.origin, CHROMIUM_PATH)
+		pageTriage: pageTriageAt(siteServer.origin, CHROMIUM_PATH),
+		chromiumPath: CHROMIUM_PATH
 	});
 	triageRows.push(...(await diagnosisBudgetSection()));
 

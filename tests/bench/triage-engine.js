@@ -3,11 +3,12 @@
 //
 //   node triage-engine.js run LOG KEYS own|noble|subtle   the whole engine on the file (peak heap sampled)
 //   node triage-engine.js diagnose LOG KEYS N          diagnosis alone on the first N mismatches
-//   node triage-engine.js hmac N                       N HMACs each way: core, SubtleCrypto, noble, own, node:crypto
+//   node triage-engine.js hmac N                       N HMACs each way (hmac-candidates.js, the core's, node:crypto)
 import { createHmac } from 'node:crypto';
 import { createReadStream, readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { loadLib as load } from './load-lib.js';
+import { KEY, baseStrings, timeCandidates } from './hmac-candidates.js';
 
 /** @param {string} path */
 function fileStream(path) {
@@ -114,42 +115,33 @@ async function diagnoseAlone(log, keysPath, count) {
 /** @param {number} count */
 async function hmacs(count) {
 	const { hmac } = await load('mac/sign.ts');
-	const { nobleSigner, ownCheck, subtleSigner } = await load('triage/hmac/index.ts');
-	const key = 'k7Qx2mZpR4vN8sLwq1W2e3R4t5Y6u7I8';
-	const bases = Array.from(
-		{ length: count },
-		(_, i) =>
-			`${1763800000 + i}\nbm9uY2U${i}\nGET\n/account/profile/v1?client_id=abc${i}\nopen.tapapis.cn\n443\n\n`
-	);
-	/** @param {(base: string) => unknown} sign */
-	const time = async (sign) => {
-		for (const base of bases.slice(0, 1000)) await sign(base);
+	const app = await load('triage/hmac/index.ts');
+	const { nodeMacCheck } = await load('triage/node/node-hmac.ts');
+	const bases = baseStrings(count);
+	const candidates = await timeCandidates(app, count);
+	const node = nodeMacCheck(KEY);
+	const mac = createHmac('sha1', KEY)
+		.update(bases[0] ?? '', 'utf8')
+		.digest('base64');
+	// The core's hmac(): importKey and sign each time, awaited (the playground's single signature).
+	const core = async () => {
+		const some = bases.slice(0, 10_000);
 		const start = performance.now();
-		for (const base of bases) await sign(base);
-		return ((performance.now() - start) * 1000) / count;
+		for (const base of some) await hmac(KEY, base);
+		return ((performance.now() - start) * 1000) / some.length;
 	};
-	const noble = nobleSigner(key);
-	const own = ownCheck(key);
-	const subtle = await subtleSigner(key);
-	const macs = bases.map((base) => createHmac('sha1', key).update(base, 'utf8').digest('base64'));
-	const check = bases
-		.slice(0, 100)
-		.every((base, i) => noble(base) === macs[i] && own(base, macs[i]));
-	// The synchronous ones timed without an await per call too: the await is part of SubtleCrypto's cost.
-	const sync = (/** @type {(base: string) => unknown} */ sign) => {
+	const nodeUs = (() => {
+		for (const base of bases.slice(0, 2000)) node(base, mac);
 		const start = performance.now();
-		for (const base of bases) sign(base);
+		for (const base of bases) node(base, mac);
 		return ((performance.now() - start) * 1000) / count;
-	};
+	})();
 	return {
-		count,
-		agree: check,
-		coreHmacUs: await time((base) => hmac(key, base)),
-		subtleUs: await time(subtle),
-		nobleUs: sync(noble),
-		// Sign and compare with the mac: what the bulk path asks of it.
-		ownUs: sync((base) => own(base, macs[0] ?? '')),
-		nodeCryptoUs: sync((base) => createHmac('sha1', key).update(base, 'utf8').digest('base64'))
+		...candidates,
+		agree: candidates.agree && node(bases[0] ?? '', mac),
+		coreHmacUs: await core(),
+		// node:crypto as the command line's --hmac node checks (its key made once).
+		nodeCryptoUs: nodeUs
 	};
 }
 

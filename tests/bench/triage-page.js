@@ -70,7 +70,13 @@ export function pageTriageAt(origin, executablePath) {
 						/** @type {any} */ (window).__triageRun
 					)
 			);
-			return { ms: run.doneAt - run.clickAt, longestTaskMs: run.longestTaskMs };
+			// The pool's size, as the page's triage worker chooses it (src/lib/triage/pool/pool.ts).
+			const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+			return {
+				ms: run.doneAt - run.clickAt,
+				longestTaskMs: run.longestTaskMs,
+				workers: Math.min(8, Math.max(2, cores))
+			};
 		} finally {
 			await browser.close();
 		}

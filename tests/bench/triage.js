@@ -1,31 +1,44 @@
 // The triage section of `npm run bench`: a generated NDJSON log of 100,000 signed requests over 20
 // kids with about 1% planted faults, and in the same run
 //   - the reference: a plain Node script doing the same work (triage-reference.js);
-//   - the engine under Node on the same file (triage-engine.js, the code the page's worker runs);
+//   - the engine under Node on the same file, on one thread (triage-engine.js);
 //   - the page's triage in Chromium, from the click to the last count, when `pageTriage` is given
-//     (the /triage page measures itself there: time and the longest main-thread task);
+//     (the /triage page measures itself there: time and the longest main-thread task), with the
+//     number of workers its pool used;
 //   - diagnosis alone, per mismatch, on 1,000 mismatches;
-//   - one HMAC-SHA-1: the core's (importKey + sign each time), SubtleCrypto with the key imported
-//     once, noble with the keyed state computed once, the engine's own (triage/hmac/sha1.ts), node:crypto;
-//   - the engine's peak heap on a 200 MB log, under a heap limit that a whole-file read would break.
+//   - one HMAC-SHA-1 each way (hmac-candidates.js): the engine's own, noble, hash-wasm's
+//     WebAssembly, SubtleCrypto one at a time and 256 in flight; node:crypto in Node; in Node and,
+//     given a Chromium, in Chromium;
+//   - the command line on a log of 1,000,000 requests, timed as whole processes (`npm run triage`
+//     against `node triage-reference.js`, start-up included), on all its worker threads, and on
+//     0 (this thread), 1 and 2 for the scaling;
+//   - the pool's peak memory (the process's VmHWM) on a 500 MB log, and the one-thread engine's
+//     peak heap on it under a heap limit that a whole-file read would break.
 // Each measurement runs in a process of its own (fresh heap and JIT); times are wall clock and CPU.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { availableParallelism } from 'node:os';
+import { readFile } from 'node:fs/promises';
+import { chromiumHmacs } from './hmac-chromium.js';
 import { chromiumWorkerTriage } from './triage-chromium.js';
 import { writeTriageLog } from './triage-log.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
-/** The ratio the issue sets: reference time over page time. */
-export const TRIAGE_RATIO_TARGET = 0.5;
+/** The ratios issue 27 sets: the reference's time over the page's, and over the command line's. */
+export const TRIAGE_RATIO_TARGET = 1.0;
+export const CLI_RATIO_TARGET = 1.5;
+/** The pool's peak memory on a 500 MB log, at most. */
+const POOL_MEMORY_LIMIT = 1024 * 1024 * 1024;
+const PROJECT = fileURLToPath(new URL('../..', import.meta.url));
 /** A heap limit far below the 200 MB log: only a streaming reader gets through it. */
 const HEAP_LIMIT_MB = 128;
 
 /**
  * @typedef {{ ms: number, cpuMs: number, [key: string]: unknown }} Timed
- * @typedef {(logPath: string, keysText: string) => Promise<{ ms: number, longestTaskMs: number }>} PageTriage
+ * @typedef {(logPath: string, keysText: string) => Promise<{ ms: number, longestTaskMs: number, workers: number }>} PageTriage
  * @typedef {[string, string, string, boolean | null]} Row
  */
 
@@ -71,7 +84,7 @@ async function best(rounds, measure) {
 }
 
 /**
- * @param {{ log?: (text: string) => void, pageTriage?: PageTriage, rounds?: number, bigLogBytes?: number }} [options]
+ * @param {{ log?: (text: string) => void, pageTriage?: PageTriage, chromiumPath?: string, rounds?: number, bigLogBytes?: number, cliRequests?: number }} [options]
  * @returns {Promise<Row[]>}
  */
 export async function triageSection(options = {}) {
@@ -135,13 +148,15 @@ export async function triageSection(options = {}) {
 				runs.push(await options.pageTriage(logPath, made.keys));
 			const page = {
 				ms: Math.min(...runs.map((run) => run.ms)),
-				longestTaskMs: Math.max(...runs.map((run) => run.longestTaskMs))
+				longestTaskMs: Math.max(...runs.map((run) => run.longestTaskMs)),
+				workers: runs[0]?.workers ?? 0
 			};
 			const ratio = reference.ms / page.ms;
 			log(
-				`page in Chromium, click to last count: ${seconds(page.ms)} (fastest of ${rounds}: ${runs.map((run) => seconds(run.ms)).join(', ')}); ratio reference / page ${ratio.toFixed(2)}; longest main-thread task of any run ${page.longestTaskMs.toFixed(0)} ms`
+				`page in Chromium, click to last count, ${page.workers} pool workers: ${seconds(page.ms)} (fastest of ${rounds}: ${runs.map((run) => seconds(run.ms)).join(', ')}), ${Math.round((expected.requests * 1000) / page.ms)} requests/s; ratio reference / page ${ratio.toFixed(2)}; longest main-thread task of any run ${page.longestTaskMs.toFixed(0)} ms`
 			);
 			rows.push(
+				[`Triage page's pool workers (Chromium)`, String(page.workers), '', null],
 				[
 					'Triage ratio reference ÷ page (Chromium)',
 					ratio.toFixed(2),
@@ -231,24 +246,62 @@ export async function triageSection(options = {}) {
 		]);
 
 		const hmac = await child([join(HERE, 'triage-engine.js'), 'hmac', '100000']);
+		const us = (/** @type {number} */ value) => `${value.toFixed(1)} µs`;
+		/** @param {Record<string, number | boolean>} figures */
+		const hmacLine = (figures) =>
+			`own ${us(Number(figures.ownUs))}, noble ${us(Number(figures.nobleUs))}, hash-wasm ${us(Number(figures.wasmUs))}, SubtleCrypto ${us(Number(figures.subtleUs))} one at a time and ${us(Number(figures.subtleInFlightUs))} with ${figures.inFlight} in flight${figures.agree ? '' : ' (the candidates DISAGREE)'}`;
 		log(
-			`one HMAC-SHA-1 (100,000, Node): core hmac() ${hmac.coreHmacUs.toFixed(1)} µs, SubtleCrypto with the key imported once ${hmac.subtleUs.toFixed(1)} µs, noble with its keyed state ${hmac.nobleUs.toFixed(1)} µs, own (sign and compare) ${hmac.ownUs.toFixed(1)} µs, node:crypto ${hmac.nodeCryptoUs.toFixed(1)} µs${hmac.agree ? '' : ' (noble or own DISAGREES with node:crypto)'}`
+			`one HMAC-SHA-1 (100,000, Node): ${hmacLine(hmac)}; node:crypto ${us(hmac.nodeCryptoUs)}; the core's hmac() (importKey and sign each time) ${us(hmac.coreHmacUs)}`
 		);
 		rows.push([
-			'HMAC-SHA-1 in Node: SubtleCrypto (key once), noble (state once), own',
-			`${hmac.subtleUs.toFixed(1)} µs, ${hmac.nobleUs.toFixed(1)} µs, ${hmac.ownUs.toFixed(1)} µs`,
+			'HMAC-SHA-1 in Node: own, noble, hash-wasm, SubtleCrypto (256 in flight), node:crypto',
+			[hmac.ownUs, hmac.nobleUs, hmac.wasmUs, hmac.subtleInFlightUs, hmac.nodeCryptoUs]
+				.map(us)
+				.join(', '),
 			'',
 			null
 		]);
+		if (options.chromiumPath !== undefined) {
+			const browserHmac = await chromiumHmacs({ dir: root, executablePath: options.chromiumPath });
+			log(`one HMAC-SHA-1 (100,000, Chromium): ${hmacLine(browserHmac)}`);
+			rows.push([
+				'HMAC-SHA-1 in Chromium: own, noble, hash-wasm, SubtleCrypto (256 in flight)',
+				[browserHmac.ownUs, browserHmac.nobleUs, browserHmac.wasmUs, browserHmac.subtleInFlightUs]
+					.map((value) => us(Number(value)))
+					.join(', '),
+				'',
+				null
+			]);
+		}
+
+		rows.push(...(await cliSection({ log, root, rounds, requests: options.cliRequests })));
 
 		await rm(logPath);
 		const bigPath = join(root, 'big.ndjson');
-		const bigBytes = options.bigLogBytes ?? 200 * 1000 * 1000;
+		const bigBytes = options.bigLogBytes ?? 500 * 1000 * 1000;
 		const big = await writeTriageLog(bigPath, {
 			requests: Math.ceil(bigBytes / (made.bytes / expected.requests)),
 			seed: 3
 		});
 		await writeFile(keysPath, big.keys);
+		const pooled = await processPeak([
+			join(PROJECT, 'src', 'lib', 'triage', 'run.js'),
+			bigPath,
+			'--keys',
+			keysPath,
+			'--summary-only',
+			'--json'
+		]);
+		const pooledSummary = JSON.parse(pooled.stdout);
+		log(
+			`${MiB(big.bytes)} log (${big.expected.requests} requests), npm run triage on ${pooledSummary.workers} worker threads: ${seconds(pooled.ms)}, peak memory of the process (VmHWM) ${MiB(pooled.peak)}${pooledSummary.requests === big.expected.requests ? '' : ' (counts NOT as planted)'}`
+		);
+		rows.push([
+			`Triage pool's peak memory, ${MiB(big.bytes)} log (${pooledSummary.workers} threads)`,
+			MiB(pooled.peak),
+			`< ${MiB(POOL_MEMORY_LIMIT)}`,
+			pooled.peak < POOL_MEMORY_LIMIT && pooledSummary.requests === big.expected.requests
+		]);
 		const heap = await child([
 			`--max-old-space-size=${HEAP_LIMIT_MB}`,
 			'--expose-gc',
@@ -259,10 +312,10 @@ export async function triageSection(options = {}) {
 			'own'
 		]);
 		log(
-			`${MiB(big.bytes)} log (${big.expected.requests} requests) under --max-old-space-size=${HEAP_LIMIT_MB}: ${seconds(heap.ms)}, peak heap ${MiB(heap.peakHeap)} (${MiB(heap.heapBefore)} before), peak RSS ${MiB(heap.peakRss)}`
+			`the same log on one thread under --max-old-space-size=${HEAP_LIMIT_MB}: ${seconds(heap.ms)}, peak heap ${MiB(heap.peakHeap)} (${MiB(heap.heapBefore)} before), peak RSS ${MiB(heap.peakRss)}`
 		);
 		rows.push([
-			`Triage peak heap, ${MiB(big.bytes)} log (Node, heap limit ${HEAP_LIMIT_MB} MB)`,
+			`Triage peak heap, ${MiB(big.bytes)} log (Node, one thread, heap limit ${HEAP_LIMIT_MB} MB)`,
 			MiB(heap.peakHeap),
 			`< ${HEAP_LIMIT_MB} MiB`,
 			heap.requests === big.expected.requests
@@ -271,4 +324,125 @@ export async function triageSection(options = {}) {
 	} finally {
 		await rm(root, { recursive: true, force: true });
 	}
+}
+
+/**
+ * Runs a Node process to its end: its wall time, its standard output, and its peak memory (VmHWM of
+ * /proc, read every 20 ms and once more as it ends; worker threads are in the same process).
+ * @param {string[]} args
+ * @returns {Promise<{ ms: number, stdout: string, peak: number, code: number | null }>}
+ */
+function processPeak(args) {
+	return new Promise((resolve, reject) => {
+		const started = performance.now();
+		const process_ = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+		let stdout = '';
+		let peak = 0;
+		const sample = async () => {
+			try {
+				const status = await readFile(`/proc/${process_.pid}/status`, 'utf8');
+				const match = /VmHWM:\s+(\d+) kB/.exec(status);
+				if (match) peak = Math.max(peak, Number(match[1]) * 1024);
+			} catch {
+				// Gone already.
+			}
+		};
+		const timer = setInterval(() => void sample(), 20);
+		process_.stdout.on('data', (chunk) => (stdout += chunk));
+		process_.on('error', reject);
+		process_.on('exit', () => void sample());
+		process_.on('close', (code) => {
+			clearInterval(timer);
+			resolve({ ms: performance.now() - started, stdout, peak, code });
+		});
+	});
+}
+
+/**
+ * A command's whole process, timed from outside: wall time from spawn to exit.
+ * @param {string} command
+ * @param {string[]} args
+ * @returns {Promise<number>}
+ */
+function timeProcess(command, args) {
+	return new Promise((resolve, reject) => {
+		const started = performance.now();
+		const process_ = spawn(command, args, { stdio: ['ignore', 'ignore', 'inherit'], cwd: PROJECT });
+		process_.on('error', reject);
+		process_.on('close', () => resolve(performance.now() - started));
+	});
+}
+
+/**
+ * The command line on a log of 1,000,000 requests against the reference, both timed as whole
+ * processes: `npm run triage -- LOG --keys KEYS --summary-only` (its bundle built beforehand by a
+ * first run, as after any first use) and `node triage-reference.js LOG KEYS`; then the command on
+ * 0, 1 and 2 threads for the scaling.
+ * @param {{ log: (text: string) => void, root: string, rounds: number, requests?: number }} options
+ * @returns {Promise<Row[]>}
+ */
+async function cliSection({ log, root, rounds, requests = 1_000_000 }) {
+	const logPath = join(root, 'cli.ndjson');
+	const keysPath = join(root, 'cli-keys.txt');
+	const made = await writeTriageLog(logPath, { requests, kids: 20, seed: 4 });
+	await writeFile(keysPath, made.keys);
+	const all = Math.min(8, Math.max(2, availableParallelism()));
+	const triageArgs = (/** @type {string[]} */ extra) => [
+		'run',
+		'--silent',
+		'triage',
+		'--',
+		logPath,
+		'--keys',
+		keysPath,
+		'--summary-only',
+		...extra
+	];
+	// The first run builds the bundle (node_modules/.cache/mac-triage) when the sources changed.
+	await timeProcess('npm', triageArgs(['--threads', '0']));
+	/** @param {() => Promise<number>} measure */
+	const fastest = async (measure) => {
+		const times = [];
+		for (let round = 0; round < rounds; round++) times.push(await measure());
+		return Math.min(...times);
+	};
+	const reference = await fastest(() =>
+		timeProcess(process.execPath, [join(HERE, 'triage-reference.js'), logPath, keysPath])
+	);
+	const cli = await fastest(() => timeProcess('npm', triageArgs([])));
+	const ratio = reference / cli;
+	const rate = (/** @type {number} */ ms) =>
+		`${Math.round((made.expected.requests * 1000) / ms)} requests/s`;
+	log(
+		`command line, ${made.expected.requests} requests (${MiB(made.bytes)}), whole processes, fastest of ${rounds}: reference ${seconds(reference)} (${rate(reference)}), npm run triage on ${all} threads ${seconds(cli)} (${rate(cli)}); ratio reference / command ${ratio.toFixed(2)} (target >= ${CLI_RATIO_TARGET})`
+	);
+	/** @type {[number, number][]} threads (0: this thread) and wall time */
+	const scaling = [];
+	for (const threads of [0, 1, 2])
+		scaling.push([threads, await timeProcess('npm', triageArgs(['--threads', String(threads)]))]);
+	scaling.push([all, cli]);
+	log(
+		`    scaling: ${scaling.map(([threads, ms]) => `${threads === 0 ? 'this thread' : `${threads} threads`} ${seconds(ms)} (${rate(ms)})`).join(', ')}`
+	);
+	await rm(logPath);
+	return [
+		[
+			`Triage command line, ${made.expected.requests} requests, whole process (${all} threads)`,
+			seconds(cli),
+			'',
+			null
+		],
+		[
+			'Triage ratio reference ÷ command line (whole processes)',
+			ratio.toFixed(2),
+			`≥ ${CLI_RATIO_TARGET}`,
+			ratio >= CLI_RATIO_TARGET
+		],
+		[
+			`Triage command line: this thread; 1; 2; ${all} threads`,
+			scaling.map(([, ms]) => seconds(ms)).join('; '),
+			'',
+			null
+		]
+	];
 }

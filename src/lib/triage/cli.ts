@@ -9,10 +9,8 @@ import { Readable } from 'node:stream';
 import { CSV_HEADER, csvRow, ndjsonLine, summaryMarkdown } from './exports';
 import { parseKeys, type KeyProblemCode, type Keyring } from './keys';
 import { triage } from './engine';
-import { PLAN_BYTES, plan, type PoolPlan } from './pool/line-chunks';
-import { runPool } from './pool/pool';
-import { POOL_MIN_BYTES, partBytesFor } from './protocol';
-import { startThreads } from './node/pool';
+import type { PoolPlan } from './pool/line-chunks';
+import { poolFor, triageOnThreads } from './node/pool';
 import { nodeMacCheck } from './node/node-hmac';
 import { NonceLedger } from './tally';
 import { encodeLedger, mergeParts, type PartSummary } from './node/merge';
@@ -331,22 +329,12 @@ async function run(
 				? stdinIdentity()
 				: { real: await realpath(args.file).catch(() => null), dev: stats.dev, ino: stats.ino };
 		const size = stats?.isFile() === true ? stats.size : null;
-		// A log of lines big enough is split across worker threads (pool/pool.ts); its start says.
-		let pool: { plan: PoolPlan; thread: URL } | null = null;
-		if (
-			file !== null &&
-			size !== null &&
-			size >= POOL_MIN_BYTES &&
-			poolThread !== null &&
-			args.threads !== 0
-		) {
-			const head = new Uint8Array(Math.min(size, PLAN_BYTES));
-			await file.read(head, 0, head.length, 0);
-			const found = plan(head);
-			// The threads write the verdicts in one form: CSV and NDJSON both asked for, one thread does.
-			if (found !== null && !(args.ndjson && args.out !== null))
-				pool = { plan: found, thread: poolThread };
-		}
+		// A log of lines big enough is split across worker threads (pool/pool.ts); its start says. The
+		// threads write the verdicts in one form: CSV and NDJSON both asked for, one thread does.
+		const pool =
+			file === null || poolThread === null || args.threads === 0 || (args.ndjson && args.out)
+				? null
+				: await poolFor(file, size, poolThread);
 		const stream =
 			file === null
 				? (io.stdin as () => ReadableStream<Uint8Array>)
@@ -444,19 +432,22 @@ async function triageInto(
 								);
 						}
 					})
-				: await pooled(pool, stream(), {
+				: await triageOnThreads(pool, stream(), {
 						keysText,
-						args,
+						output: args.out !== null ? 'csv' : args.ndjson ? 'ndjson' : 'none',
+						threads: args.threads,
+						windowSeconds: args.windowSeconds,
+						hmac: args.hmac,
+						revealKid: args.revealKid,
 						size,
 						nonces,
 						signal: stop.signal,
 						// The CSV when there is one, else the NDJSON (both at once: the file gets CSV).
-						write: async (text, output) => {
-							if (output === 'csv' && csv !== null) {
+						write: async (text) => {
+							if (csv !== null) {
 								await csv.write(text);
 								if (csv.error !== null) stop.abort();
-							}
-							if (args.ndjson && output === 'ndjson') await io.stdout(text);
+							} else if (args.ndjson) await io.stdout(text);
 						}
 					});
 		if (io.stdoutClosed?.aborted === true) return 141;
@@ -500,63 +491,4 @@ async function triageInto(
 		// Nothing once the file is in place; otherwise the temporary file goes.
 		await csv?.discard();
 	}
-}
-
-/**
- * The triage of a log of lines by a pool of worker threads, one per core: the verdicts written in
- * the log's order as each part is released, in the one form asked for (the threads write it).
- */
-async function pooled(
-	pool: { plan: PoolPlan; thread: URL },
-	stream: ReadableStream<Uint8Array>,
-	run: {
-		keysText: string;
-		args: TriageArgs;
-		size: number | null;
-		nonces: NonceLedger;
-		signal: AbortSignal;
-		write: (text: string, output: 'csv' | 'ndjson') => Promise<void>;
-	}
-): Promise<TriageSummary> {
-	const { args } = run;
-	const output = args.out !== null ? 'csv' : args.ndjson ? 'ndjson' : 'none';
-	const threads = startThreads(pool.thread, args.threads ?? undefined);
-	try {
-		return await runPool({
-			workers: threads.workers,
-			stream,
-			plan: pool.plan,
-			settings: {
-				keys: run.keysText,
-				windowSeconds: args.windowSeconds,
-				nowMs: Date.now(),
-				hmac: args.hmac,
-				output,
-				revealKid: args.revealKid
-			},
-			partBytes: partBytesFor(run.size ?? 0, threads.workers.length),
-			totalBytes: run.size,
-			nonces: run.nonces,
-			signal: run.signal,
-			indexOf: bufferIndexOf(),
-			onPart: async ({ text }) => {
-				if (text !== null && output !== 'none') await run.write(text, output);
-			}
-		});
-	} finally {
-		await threads.close();
-	}
-}
-
-/** Buffer's indexOf over a part's bytes, the Buffer made once per part rather than once a line. */
-function bufferIndexOf(): (bytes: Uint8Array, byte: number, from: number) => number {
-	let last: Uint8Array | null = null;
-	let buffer: Buffer = Buffer.alloc(0);
-	return (bytes, byte, from) => {
-		if (bytes !== last) {
-			last = bytes;
-			buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-		}
-		return buffer.indexOf(byte, from);
-	};
 }

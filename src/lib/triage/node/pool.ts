@@ -2,7 +2,13 @@
 // loads), driven by the same coordinator as the page's (../pool/pool.ts).
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { poolSize, type PoolReport, type PoolWorker } from '../pool/pool';
+import type { FileHandle } from 'node:fs/promises';
+import { PLAN_BYTES, plan, type PoolPlan } from '../pool/line-chunks';
+import type { PartOutput } from '../pool/part';
+import { poolSize, runPool, type PoolReport, type PoolWorker } from '../pool/pool';
+import { POOL_MIN_BYTES, partBytesFor } from '../protocol';
+import type { NonceLedger } from '../tally';
+import type { HmacEngine, TriageSummary } from '../types';
 
 export interface ThreadPool {
 	workers: PoolWorker[];
@@ -35,5 +41,79 @@ export function startThreads(file: URL, count = poolSize(availableParallelism())
 		close: async () => {
 			await Promise.all(threads.map((thread) => thread.terminate()));
 		}
+	};
+}
+
+/** How the pool reads a file of `size` bytes, from its first bytes; null: one thread reads it. */
+export async function poolFor(
+	file: FileHandle,
+	size: number | null,
+	thread: URL
+): Promise<{ plan: PoolPlan; thread: URL } | null> {
+	if (size === null || size < POOL_MIN_BYTES) return null;
+	const head = new Uint8Array(Math.min(size, PLAN_BYTES));
+	await file.read(head, 0, head.length, 0);
+	const found = plan(head);
+	return found === null ? null : { plan: found, thread };
+}
+
+/**
+ * A log of lines triaged by a pool of worker threads (`threads`, or one a core): the verdicts
+ * written in the log's order, a part at a time, in the one form asked for (the threads write it).
+ */
+export async function triageOnThreads(
+	pool: { plan: PoolPlan; thread: URL },
+	stream: ReadableStream<Uint8Array>,
+	run: {
+		keysText: string;
+		output: PartOutput;
+		threads: number | null;
+		windowSeconds: number;
+		hmac: HmacEngine;
+		revealKid: boolean;
+		size: number | null;
+		nonces: NonceLedger;
+		signal: AbortSignal;
+		write: (text: string) => Promise<void>;
+	}
+): Promise<TriageSummary> {
+	const threads = startThreads(pool.thread, run.threads ?? undefined);
+	try {
+		return await runPool({
+			workers: threads.workers,
+			stream,
+			plan: pool.plan,
+			settings: {
+				keys: run.keysText,
+				windowSeconds: run.windowSeconds,
+				nowMs: Date.now(),
+				hmac: run.hmac,
+				output: run.output,
+				revealKid: run.revealKid
+			},
+			partBytes: partBytesFor(run.size ?? 0, threads.workers.length),
+			totalBytes: run.size,
+			nonces: run.nonces,
+			signal: run.signal,
+			indexOf: bufferIndexOf(),
+			onPart: async ({ text }) => {
+				if (text !== null && run.output !== 'none') await run.write(text);
+			}
+		});
+	} finally {
+		await threads.close();
+	}
+}
+
+/** Buffer's indexOf over a part's bytes, the Buffer made once per part rather than once a line. */
+function bufferIndexOf(): (bytes: Uint8Array, byte: number, from: number) => number {
+	let last: Uint8Array | null = null;
+	let buffer: Buffer = Buffer.alloc(0);
+	return (bytes, byte, from) => {
+		if (bytes !== last) {
+			last = bytes;
+			buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+		}
+		return buffer.indexOf(byte, from);
 	};
 }

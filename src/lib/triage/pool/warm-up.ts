@@ -5,11 +5,14 @@
 // log comes. Nothing of it is kept.
 import type { Digest } from '$lib/mac';
 import { syncDigests } from '../hmac';
+import { OPERATIONS } from '$lib/account-api/operations';
+import { TS_WINDOW_SECONDS } from '$lib/account-api/ts-window';
 import type { PartSettings } from './part';
 
 const KID = 'warm-up-kid';
 const KEY = 'warm-up-mac-key';
 const HOST = 'warm-up.example';
+const PATHS = Object.values(OPERATIONS).map((operation) => operation.path);
 
 /** A log of `lines` NDJSON requests, signed here, and the settings to triage it with. */
 export function warmUpLog(lines = 1500): {
@@ -21,7 +24,7 @@ export function warmUpLog(lines = 1500): {
 	for (let index = 0; index < lines; index++) {
 		const ts = String(1_700_000_000 + index);
 		const nonce = `n${index.toString(36)}x`;
-		const path = index % 2 === 0 ? '/account/basic-info/v1' : '/account/profile/v1';
+		const path = PATHS[index % PATHS.length] as string;
 		const query = `?client_id=c${index % 97}`;
 		const signed = index % 50 === 7 ? path : `${path}${query}`;
 		const key = index % 500 === 11 ? `${KEY}-old` : KEY;
@@ -43,7 +46,7 @@ export function warmUpLog(lines = 1500): {
 		settings: {
 			plan: { format: 'ndjson', skip: 0 },
 			keys: `${KID} ${KEY}`,
-			windowSeconds: 300,
+			windowSeconds: TS_WINDOW_SECONDS,
 			nowMs: 1_700_000_000_000,
 			hmac: 'own',
 			output: 'batch',
