@@ -69,7 +69,7 @@ export const POOL_MIN_BYTES = 1 << 20;
 
 /** Bytes a part of the pool holds: enough parts for the workers to share evenly, none huge. */
 export function partBytesFor(totalBytes: number, workers: number): number {
-	return Math.min(4 << 20, Math.max(256 << 10, Math.ceil(totalBytes / (workers * 8))));
+	return Math.min(4 << 20, Math.max(256 << 10, Math.ceil(totalBytes / (workers * 16))));
 }
 
 /**
