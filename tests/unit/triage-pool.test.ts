@@ -5,7 +5,17 @@
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { triage, verdictsCsv, type TriageSummary, type VerdictRecord } from '$lib/triage';
+import {
+	serveTriage,
+	startTriage,
+	triage,
+	verdictsCsv,
+	type TriageCommand,
+	type TriagePort,
+	type TriageReport,
+	type TriageSummary,
+	type VerdictRecord
+} from '$lib/triage';
 import { ndjsonLine } from '$lib/triage/exports';
 import { LineSplitter } from '$lib/read/text-source';
 import { LineChunker, countLines, cut, plan } from '$lib/triage/pool/line-chunks';
@@ -326,5 +336,65 @@ describe('the pool against the one-thread engine', () => {
 		await expect(
 			pooled(log.text, log.keys, { workerList: [channelWorker(), broken] })
 		).rejects.toThrow('the worker could not load');
+	});
+
+	it('goes on in the triage worker when its pool cannot start, for this run and the next', async () => {
+		const log = triageLogText({ requests: 5000, faultRate: 0.02, seed: 12 });
+		expect(encoder.encode(log.text).length).toBeGreaterThan(1 << 20);
+		const alone = await oneThread(log.text, log.keys);
+		let started = 0;
+		const broken = (): PoolWorker => ({
+			postMessage: () => undefined,
+			listen: (listener) => {
+				setTimeout(() => listener(new Error('no worker starts from a worker here')), 1);
+				return () => undefined;
+			}
+		});
+		const { port1, port2 } = new MessageChannel();
+		open.push(port1, port2);
+		port1.start();
+		port2.start();
+		serveTriage(port1 as unknown as TriagePort<TriageCommand, TriageReport>, {
+			pool: () => {
+				started += 1;
+				return [broken(), broken()];
+			}
+		});
+		const page = port2 as unknown as TriagePort<TriageReport, TriageCommand>;
+		for (let run = 0; run < 2; run++) {
+			const records: VerdictRecord[] = [];
+			const summary = await startTriage(
+				page,
+				new Blob([log.text]),
+				log.keys,
+				{
+					onVerdicts: (batch) => void records.push(...batch)
+				},
+				{ nowMs: NOW }
+			).done;
+			expect(summary.workers).toBe(0);
+			expect(comparable(summary)).toEqual(comparable(alone.summary));
+			expect(records).toEqual(alone.records);
+		}
+		expect(started).toBe(1);
+	});
+
+	it('splits a big log across the triage worker’s pool, and not a small one', async () => {
+		const { port1, port2 } = new MessageChannel();
+		open.push(port1, port2);
+		port1.start();
+		port2.start();
+		serveTriage(port1 as unknown as TriagePort<TriageCommand, TriageReport>, {
+			pool: () => [channelWorker(), channelWorker()]
+		});
+		const page = port2 as unknown as TriagePort<TriageReport, TriageCommand>;
+		const big = triageLogText({ requests: 5000, faultRate: 0.02, seed: 12 });
+		const small = triageLogText({ requests: 500, faultRate: 0.02, seed: 12 });
+		const bigRun = await startTriage(page, new Blob([big.text]), big.keys, {}, { nowMs: NOW }).done;
+		const smallRun = await startTriage(page, small.text, small.keys, {}, { nowMs: NOW }).done;
+		expect(bigRun.workers).toBe(2);
+		expect(bigRun.groups.mismatch).toBe(big.expected.mismatch);
+		expect(smallRun.workers).toBe(0);
+		expect(smallRun.groups.mismatch).toBe(small.expected.mismatch);
 	});
 });

@@ -96,6 +96,7 @@ export function serveTriage(
 	{ diagnose, pool }: { diagnose?: Diagnose; pool?: () => PoolWorker[] } = {}
 ): void {
 	let workers: PoolWorker[] | null = null;
+	let poolBroken = false;
 	const runs = new Map<number, AbortController>();
 	port.addEventListener('message', (event) => {
 		const command = event.data;
@@ -122,39 +123,51 @@ export function serveTriage(
 			try {
 				const hmac = command.options?.hmac ?? 'own';
 				const pooled =
-					pool !== undefined && hmac !== 'subtle' ? await poolPlan(command.input) : null;
-				if (pooled !== null && live()) {
-					workers ??= pool?.() ?? [];
-					post({ type: 'format', id, format: pooled.plan.format });
-					const summary = await runPool({
-						workers,
-						stream: pooled.blob.stream(),
-						plan: pooled.plan,
-						settings: {
-							keys: String(command.keys ?? ''),
-							windowSeconds: command.options?.windowSeconds ?? TS_WINDOW_SECONDS,
-							nowMs: command.options?.nowMs ?? Date.now(),
-							hmac,
-							output: 'batch',
-							revealKid: false
-						},
-						partBytes: partBytesFor(pooled.blob.size, workers.length),
-						totalBytes: pooled.blob.size,
-						signal: controller.signal,
-						intervalMs: command.options?.intervalMs ?? 100,
-						onPart: ({ result }) => {
-							if (!live() || result.batch === null) return;
-							if (held !== null) progressReport(null);
-							held = result.batch;
-						},
-						onProgress: (progress) => {
-							if (live()) progressReport(progress);
-						}
-					});
-					if (held !== null && live()) progressReport(null);
-					post({ type: 'done', id, summary });
-					return;
-				}
+					pool !== undefined && hmac !== 'subtle' && !poolBroken
+						? await poolPlan(command.input)
+						: null;
+				let released = false;
+				if (pooled !== null && live())
+					try {
+						workers ??= pool?.() ?? [];
+						post({ type: 'format', id, format: pooled.plan.format });
+						const summary = await runPool({
+							workers,
+							stream: pooled.blob.stream(),
+							plan: pooled.plan,
+							settings: {
+								keys: String(command.keys ?? ''),
+								windowSeconds: command.options?.windowSeconds ?? TS_WINDOW_SECONDS,
+								nowMs: command.options?.nowMs ?? Date.now(),
+								hmac,
+								output: 'batch',
+								revealKid: false
+							},
+							partBytes: partBytesFor(pooled.blob.size, workers.length),
+							totalBytes: pooled.blob.size,
+							signal: controller.signal,
+							intervalMs: command.options?.intervalMs ?? 100,
+							onPart: ({ result }) => {
+								released = true;
+								if (!live() || result.batch === null) return;
+								if (held !== null) progressReport(null);
+								held = result.batch;
+							},
+							onProgress: (progress) => {
+								if (live()) progressReport(progress);
+							}
+						});
+						if (held !== null && live()) progressReport(null);
+						post({ type: 'done', id, summary });
+						return;
+					} catch (error) {
+						// A pool that cannot work (a browser that starts no worker from a worker) fails before
+						// its first part: the run goes on in this worker, and later runs too. After a part was
+						// shown, the run fails as any run does.
+						if (released) throw error;
+						poolBroken = true;
+						workers = null;
+					}
 				const { stream, totalBytes } = streamOf(command.input);
 				const elsewhere =
 					diagnose !== undefined && (command.options?.hmac ?? 'own') === 'own'
