@@ -29,8 +29,11 @@ export interface Control {
 export interface Tab {
 	/** Loads `path`, relative to the site's base URL (e.g. `verify`, `zh-CN/`), or an absolute URL. */
 	goto(path: string): Promise<void>;
-	/** The one element with `role` and the accessible name `name`, waited for. */
-	find(role: Role, name: string): Promise<Control>;
+	/**
+	 * The one element with `role` and the accessible name `name`, waited for `timeout` ms at most
+	 * (WAIT_MS); then a TimeoutError.
+	 */
+	find(role: Role, name: string, timeout?: number): Promise<Control>;
 	/** The first element whose whole text is `text` (Playwright's getByText(text, { exact: true })). */
 	findText(text: string): Promise<Control>;
 	/** Every console error and uncaught error or rejection since the last call, in any page loaded. */
@@ -54,9 +57,12 @@ export interface Engine {
 export const WAIT_MS = 60_000;
 const POLL_MS = 100;
 
+/** What `until` throws when the time is up: a path may look again for a while and act again. */
+export class TimeoutError extends Error {}
+
 /**
  * Calls `attempt` until it returns a value other than undefined, at most `timeout` ms; then fails
- * saying what was awaited and what `attempt` last saw (its `seen` argument).
+ * (a TimeoutError) saying what was awaited and what `attempt` last saw (its `seen` argument).
  */
 export async function until<T>(
 	what: string,
@@ -69,7 +75,7 @@ export async function until<T>(
 		const value = await attempt(seen);
 		if (value !== undefined) return value;
 		if (Date.now() > deadline)
-			throw new Error(
+			throw new TimeoutError(
 				`timed out after ${timeout} ms waiting for ${what}${seen.last ? `; last seen: ${seen.last}` : ''}`
 			);
 		await new Promise((resolve) => setTimeout(resolve, POLL_MS));

@@ -81,18 +81,24 @@ class FirefoxTab implements Tab {
 		});
 	}
 
-	find(role: Role, name: string) {
-		return this.findIn(this.page, role, name);
+	find(role: Role, name: string, timeout = WAIT_MS) {
+		return this.findIn(this.page, role, name, timeout);
 	}
 
-	async findIn(root: Page | ElementHandle<Element>, role: Role, name: string): Promise<Control> {
+	async findIn(
+		root: Page | ElementHandle<Element>,
+		role: Role,
+		name: string,
+		timeout = WAIT_MS
+	): Promise<Control> {
 		const selector = ariaSelector(normalized(name), role);
-		return until(`the ${role} "${name}"`, async (seen) => {
+		const look = async (seen: { last: string }) => {
 			let found = await root.$$(selector);
 			if (found.length === 0 && role === 'textbox') found = await this.passwordFields(root, name);
 			seen.last = `${found.length} with that role and name`;
 			return found.length === 1 && found[0] ? new FirefoxControl(this, found[0]) : undefined;
-		});
+		};
+		return until(`the ${role} "${name}"`, look, timeout);
 	}
 
 	/**

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { triageLogText } from '../bench/triage-log.js';
 import { DEMO_ACCOUNTS } from '../../src/lib/sandbox/accounts';
-import { expectText, until, type Engine, type Tab } from './driver';
+import { expectText, TimeoutError, until, type Engine, type Role, type Tab } from './driver';
 
 export interface Context {
 	engine: Engine;
@@ -66,6 +66,70 @@ const FORBIDDEN_BODY =
 const log = triageLogText({ requests: 40, faultRate: 0.3, seed: 5 });
 const CSV_HEAD =
 	'number,method,url,kid,verdict,mistake,status,ts_age_seconds,ts_outside_window,nonce_first_used_at,unreadable,likely_client,likely_client_confidence';
+
+/** How long one try waits for the page to show that it took what was done, and how many tries. */
+const TRY_MS = 10_000;
+const TRIES = 6;
+
+/**
+ * Does `act` again until `taken` shows that the page took it: at most TRIES times, each waited for
+ * TRY_MS. The pages are prerendered: their fields and buttons are there before the page's script
+ * has hydrated them, and what is done before then goes unheard (/verify sets its Request URL back
+ * to its own value; a click finds no handler). `act` must be one to do again as it is (a paste,
+ * not a toggle).
+ */
+async function again<T>(
+	what: string,
+	act: () => Promise<void>,
+	taken: (timeout: number) => Promise<T>
+): Promise<T> {
+	for (let tries = 1; ; tries++) {
+		await act();
+		try {
+			return await taken(TRY_MS);
+		} catch (error) {
+			if (!(error instanceof TimeoutError)) throw error;
+			if (tries >= TRIES) throw new TimeoutError(`${what}, done ${TRIES} times: ${error.message}`);
+		}
+	}
+}
+
+/** The element `role` `name` once its text holds `expected`, within `timeout` ms in all. */
+async function shows(tab: Tab, role: Role, name: string, expected: string, timeout: number) {
+	const deadline = Date.now() + timeout;
+	const element = await tab.find(role, name, timeout);
+	await until(
+		`the ${role} "${name}" to contain ${expected}`,
+		async (seen) => {
+			const text = await element.text();
+			seen.last = JSON.stringify(text.slice(0, 300));
+			return text.includes(expected) ? true : undefined;
+		},
+		Math.max(0, deadline - Date.now())
+	);
+	return element;
+}
+
+/**
+ * Presses the keys' Show button of /triage until it turns to Hide: the page has hydrated, and
+ * Triage will be heard. Triage itself is not the one to press again: before then it is the form's
+ * own submission, which the site's CSP refuses (form-action 'none', an error in the console) and
+ * which starts nothing.
+ */
+async function showKeys(tab: Tab, show: string, hide: string): Promise<void> {
+	await again(
+		`pressing ${show}`,
+		async () => {
+			// Looked for once: a press heard late has made it Hide already, and is not undone.
+			const button = await tab.find('button', show, 0).catch((error: unknown) => {
+				if (error instanceof TimeoutError) return undefined;
+				throw error;
+			});
+			await button?.click();
+		},
+		(timeout) => tab.find('button', hide, timeout)
+	);
+}
 
 /** Waits for the signing page to hydrate: its header is rendered only then. */
 async function openSigning(tab: Tab, path: string, headerName: string): Promise<void> {
@@ -147,9 +211,17 @@ export const PATHS: Path[] = [
 		name: 'verify a pasted Authorization header with its request',
 		async run({ tab }) {
 			await tab.goto('verify');
-			await (await tab.find('textbox', 'Signed request')).fill(`Authorization: ${AUTHORIZATION}`);
-			await (await tab.find('textbox', 'mac_key')).fill(KEY);
-			await (await tab.find('textbox', 'Request URL')).fill(URL_SIGNED);
+			await again(
+				'pasting the request, its mac_key and URL',
+				async () => {
+					await (
+						await tab.find('textbox', 'Signed request')
+					).fill(`Authorization: ${AUTHORIZATION}`);
+					await (await tab.find('textbox', 'mac_key')).fill(KEY);
+					await (await tab.find('textbox', 'Request URL')).fill(URL_SIGNED);
+				},
+				(timeout) => shows(tab, 'status', 'Expected mac', MAC, timeout)
+			);
 			const customer = await tab.find('status', "Customer's mac");
 			await expectText("the customer's mac", () => customer.text(), MAC);
 			const expected = await tab.find('status', 'Expected mac');
@@ -160,8 +232,14 @@ export const PATHS: Path[] = [
 		name: 'verify a pasted HAR, and open its share link in a fresh tab',
 		async run({ engine, tab }) {
 			await tab.goto('verify');
-			await (await tab.find('textbox', 'Signed request')).fill(HAR);
-			await (await tab.find('textbox', 'mac_key')).fill(KEY);
+			await again(
+				'pasting the HAR and its mac_key',
+				async () => {
+					await (await tab.find('textbox', 'Signed request')).fill(HAR);
+					await (await tab.find('textbox', 'mac_key')).fill(KEY);
+				},
+				(timeout) => shows(tab, 'status', 'Expected mac', MAC, timeout)
+			);
 			await expectValue(tab, 'Request URL', URL_SIGNED);
 			const customer = await tab.find('status', "Customer's mac");
 			await expectText("the customer's mac", () => customer.text(), MAC_WITH_PORT);
@@ -196,13 +274,18 @@ export const PATHS: Path[] = [
 		name: 'triage a pasted log and download the CSV',
 		async run({ engine, tab }) {
 			await tab.goto('triage');
+			await showKeys(tab, 'Show keys', 'Hide keys');
 			await (await tab.find('textbox', 'Requests')).fill(log.text);
 			await (await tab.find('textbox', 'Keys')).fill(log.keys);
 			await (await tab.find('button', 'Triage')).click();
 			const summary = await tab.find('table', 'Summary');
-			await until('the Summary to stand', async () =>
-				(await summary.attribute('aria-busy')) === 'false' ? true : undefined
-			);
+			const progress = await tab.find('region', 'Triage progress');
+			await until('the Summary to stand', async (seen) => {
+				const busy = await summary.attribute('aria-busy');
+				// What the run showed, for a run that does not end.
+				seen.last = `aria-busy=${busy}; ${JSON.stringify((await progress.text()).replace(/\s+/g, ' ').trim())}`;
+				return busy === 'false' ? true : undefined;
+			});
 			await (await tab.find('button', 'Download the verdicts (CSV)')).click();
 			const rows = log.expected.requests + 2;
 			const csv = await downloaded(
@@ -229,8 +312,11 @@ export const PATHS: Path[] = [
 		name: 'the errors page explains a pasted body',
 		async run({ tab }) {
 			await tab.goto('errors');
-			await (await tab.find('textbox', 'Response body')).fill(FORBIDDEN_BODY);
-			const region = await tab.find('region', 'forbidden');
+			const region = await again(
+				'pasting the body',
+				async () => (await tab.find('textbox', 'Response body')).fill(FORBIDDEN_BODY),
+				(timeout) => tab.find('region', 'forbidden', timeout)
+			);
 			await expectText('the explanation', () => region.text(), 'do not resubmit the request');
 		}
 	},
@@ -249,15 +335,24 @@ export const PATHS: Path[] = [
 			await expectText('the HTTP status', () => status.text(), '200 OK');
 
 			await tab.goto('zh-CN/verify');
-			await (await tab.find('textbox', '已签名的请求')).fill(`Authorization: ${AUTHORIZATION}`);
-			await (await tab.find('textbox', 'mac_key')).fill(KEY);
-			await (await tab.find('textbox', '请求 URL')).fill(URL_SIGNED);
+			await again(
+				'pasting the request, its mac_key and URL',
+				async () => {
+					await (await tab.find('textbox', '已签名的请求')).fill(`Authorization: ${AUTHORIZATION}`);
+					await (await tab.find('textbox', 'mac_key')).fill(KEY);
+					await (await tab.find('textbox', '请求 URL')).fill(URL_SIGNED);
+				},
+				(timeout) => shows(tab, 'status', '预期的 mac', MAC, timeout)
+			);
 			const expected = await tab.find('status', '预期的 mac');
 			await expectText('the expected mac', () => expected.text(), MAC);
 
 			await tab.goto('zh-CN/errors');
-			await (await tab.find('textbox', '响应体')).fill(FORBIDDEN_BODY);
-			const region = await tab.find('region', 'forbidden');
+			const region = await again(
+				'pasting the body',
+				async () => (await tab.find('textbox', '响应体')).fill(FORBIDDEN_BODY),
+				(timeout) => tab.find('region', 'forbidden', timeout)
+			);
 			await expectText('the explanation', () => region.text(), 'No permission');
 		}
 	}

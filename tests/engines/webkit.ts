@@ -197,14 +197,19 @@ class WebKitTab implements Tab {
 		return errors;
 	}
 
-	find(role: Role, name: string) {
-		return this.findIn(null, role, name);
+	find(role: Role, name: string, timeout = WAIT_MS) {
+		return this.findIn(null, role, name, timeout);
 	}
 
-	async findIn(root: Reference | null, role: Role, name: string): Promise<Control> {
+	async findIn(
+		root: Reference | null,
+		role: Role,
+		name: string,
+		timeout = WAIT_MS
+	): Promise<Control> {
 		await this.current();
 		const wanted = normalized(name);
-		return until(`the ${role} "${name}"`, async (seen) => {
+		const look = async (seen: { last: string }) => {
 			try {
 				const candidates = (await this.session.execute(
 					CANDIDATES_SCRIPT,
@@ -229,7 +234,8 @@ class WebKitTab implements Tab {
 				seen.last = String(error);
 				return undefined;
 			}
-		});
+		};
+		return until(`the ${role} "${name}"`, look, timeout);
 	}
 
 	async findText(text: string): Promise<Control> {
