@@ -217,7 +217,7 @@ describe('cutting a log into parts', () => {
 	});
 });
 
-describe('the pool against the one-thread engine', () => {
+describe('the pool against the one-thread engine', { timeout: 60_000 }, () => {
 	it('gives the same verdicts in the log’s order and the same counts, nonces across parts included', async () => {
 		// Small parts: many nonces used again are first used in another part, read by another worker.
 		const log = triageLogText({ requests: 3000, faultRate: 0.05, seed: 21 });
@@ -396,5 +396,48 @@ describe('the pool against the one-thread engine', () => {
 		expect(bigRun.groups.mismatch).toBe(big.expected.mismatch);
 		expect(smallRun.workers).toBe(0);
 		expect(smallRun.groups.mismatch).toBe(small.expected.mismatch);
+	});
+
+	it('reads ahead only so far: a slow writer holds the reading, and memory with it', async () => {
+		const log = triageLogText({ requests: 3000, faultRate: 0.01, seed: 23 });
+		const bytes = encoder.encode(log.text);
+		const workers = [channelWorker(), channelWorker()];
+		let handedOut = 0;
+		let handled = 0;
+		let most = 0;
+		// Each part handed to a worker counted as it goes.
+		const counted = workers.map((worker): PoolWorker => ({
+			postMessage: (command, transfer) => {
+				if (command.type === 'part') {
+					handedOut += 1;
+					most = Math.max(most, handedOut - handled);
+				}
+				worker.postMessage(command, transfer);
+			},
+			listen: (listener) => worker.listen(listener)
+		}));
+		const summary = await runPool({
+			workers: counted,
+			stream: stream(bytes),
+			plan: plan(bytes.subarray(0, 65_536))!,
+			settings: {
+				keys: log.keys,
+				windowSeconds: 300,
+				nowMs: NOW,
+				hmac: 'own',
+				output: 'csv',
+				revealKid: false
+			},
+			partBytes: 4096,
+			onPart: async () => {
+				// A writer far slower than the workers.
+				await new Promise((resolve) => setTimeout(resolve, 15));
+				handled += 1;
+			}
+		});
+		expect(summary.requests).toBe(3000);
+		expect(handedOut).toBeGreaterThan(40);
+		// Two workers, two parts each at once, and one more each waiting: six at most.
+		expect(most).toBeLessThanOrEqual(6);
 	});
 });

@@ -77,11 +77,15 @@ export async function runPool(options: PoolRunOptions): Promise<TriageSummary> {
 	const merger = new PartMerger(settings.windowSeconds, options.nonces);
 	const chunker = new LineChunker(options.partBytes, plan.skip, undefined, options.indexOf);
 	const busy = workers.map(() => 0);
+	// Parts handed out and not yet handled, at most: the memory the run holds.
+	const ahead = workers.length * (perWorker + 1);
 	/** Parts cut but not yet handed out. */
 	const ready: LinePart[] = [];
 	/** Bytes of each part handed out, by index, for progress once it is released. */
 	const partBytes = new Map<number, number>();
 	let handedOut = 0;
+	/** Parts that onPart has handled. */
+	let handled = 0;
 	let bytesRead = 0;
 	let bytesReleased = 0;
 	let readingDone = false;
@@ -109,7 +113,9 @@ export async function runPool(options: PoolRunOptions): Promise<TriageSummary> {
 	};
 
 	const dispatch = () => {
-		while (ready.length > 0 && !cancelled() && failure === null) {
+		// Parts handed out and not yet handled hold memory (their bytes, then their results): at most
+		// `ahead` of them, whatever the blocks the stream gives.
+		while (ready.length > 0 && handedOut - handled < ahead && !cancelled() && failure === null) {
 			let chosen = -1;
 			for (let index = 0; index < workers.length; index++)
 				if ((busy[index] as number) < perWorker && (chosen < 0 || busy[index]! < busy[chosen]!))
@@ -147,6 +153,10 @@ export async function runPool(options: PoolRunOptions): Promise<TriageSummary> {
 				releasing = releasing.then(async () => {
 					if (cancelled() || failure !== null) return;
 					await options.onPart?.(released);
+					// Handled (written, shown): its memory is free, and reading may go on.
+					handled += 1;
+					dispatch();
+					wake();
 					const now = performance.now();
 					if (now - lastProgress >= intervalMs) {
 						lastProgress = now;
@@ -166,8 +176,6 @@ export async function runPool(options: PoolRunOptions): Promise<TriageSummary> {
 	for (const worker of workers) worker.postMessage({ type: 'setup', run, settings });
 
 	const reader = options.stream.getReader();
-	// Parts cut, handed out or waiting to be released, at most: the memory the run holds.
-	const ahead = workers.length * (perWorker + 1);
 	const summary = (wasCancelled: boolean) =>
 		merger.tally.summary({
 			format: plan.format,
@@ -181,8 +189,8 @@ export async function runPool(options: PoolRunOptions): Promise<TriageSummary> {
 	try {
 		let skip = plan.skip;
 		while (!readingDone) {
-			while (handedOut + ready.length - merger.released >= ahead && !cancelled() && !failure)
-				await woken();
+			// Parts not yet handled by onPart (a slow writer holds them) count against what is read.
+			while (handedOut + ready.length - handled >= ahead && !cancelled() && !failure) await woken();
 			if (cancelled()) return summary(true);
 			if (failure) throw failure;
 			let next: ReadableStreamReadResult<Uint8Array>;
