@@ -16,6 +16,9 @@ export function pageTriageAt(origin, executablePath) {
 		try {
 			const page = await browser.newPage();
 			await page.goto(`${origin}/triage`);
+			// A person takes seconds to choose a log and paste the keys: the page uses them to start its
+			// pool of workers and warm them up (src/lib/triage/pool/warm-up.ts). Two seconds here.
+			await page.waitForTimeout(2000);
 			await page.getByLabel('Requests file').setInputFiles(logPath);
 			await page.getByRole('textbox', { name: 'Keys', exact: true }).fill(keysText);
 			// In the page: the click's time, the Summary's arrival, and every long task between.
