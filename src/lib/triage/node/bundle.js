@@ -6,7 +6,7 @@
 // JavaScript, not TypeScript: run.js loads it under plain Node 20.
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -87,12 +87,30 @@ export async function triageBundle() {
 			}
 		}
 	});
-	await import('node:fs/promises').then(({ writeFile }) => writeFile(join(building, 'done'), ''));
+	await writeFile(join(building, 'done'), '');
 	try {
 		await rename(building, dir);
 	} catch {
 		// Another run put its bundle there first: the same sources, the same bundle.
 		await rm(building, { recursive: true, force: true });
 	}
+	await prune(cache, dir);
 	return files();
+}
+
+/** A bundle of older sources is removed a day after it was built: a run may still be using it. */
+const KEEP_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * @param {string} cache
+ * @param {string} current
+ */
+async function prune(cache, current) {
+	for (const name of await readdir(cache).catch(() => [])) {
+		const path = join(cache, name);
+		if (path === current) continue;
+		const stats = await stat(path).catch(() => null);
+		if (stats !== null && Date.now() - stats.mtimeMs > KEEP_MS)
+			await rm(path, { recursive: true, force: true }).catch(() => undefined);
+	}
 }
