@@ -31,10 +31,25 @@ function webPoolWorker(worker: Worker): PoolWorker {
 }
 
 const canStartWorkers = typeof Worker === 'function';
-const startPool = () =>
-	Array.from({ length: poolSize(navigator.hardwareConcurrency) }, () =>
-		webPoolWorker(new Worker(new URL('./pool/pool-worker.ts', import.meta.url), { type: 'module' }))
-	);
+
+/**
+ * The pool's workers, or undefined where a worker cannot start one (a browser that starts no worker
+ * from a worker, or no module worker there): this worker then triages every log itself.
+ */
+function startPool(): PoolWorker[] | undefined {
+	if (!canStartWorkers) return undefined;
+	try {
+		return Array.from({ length: poolSize(navigator.hardwareConcurrency) }, () =>
+			webPoolWorker(
+				new Worker(new URL('./pool/pool-worker.ts', import.meta.url), { type: 'module' })
+			)
+		);
+	} catch {
+		return undefined;
+	}
+}
+// Started now, with this worker: each warms up while the page waits for a log (warm-up.ts).
+const poolWorkers = startPool();
 
 serveTriage(globalThis as unknown as TriagePort<TriageCommand, TriageReport>, {
 	diagnose: canStartWorkers
@@ -45,11 +60,5 @@ serveTriage(globalThis as unknown as TriagePort<TriageCommand, TriageReport>, {
 				{ startNow: true }
 			)
 		: undefined,
-	// Started now, with this worker: each warms up while the page waits for a log (warm-up.ts).
-	pool: canStartWorkers
-		? (
-				(workers) => () =>
-					workers
-			)(startPool())
-		: undefined
+	pool: poolWorkers && (() => poolWorkers)
 });
