@@ -30,27 +30,76 @@ const IMPORTED = ']).then(([kit, app]) => {';
 const HYDRATES = 'node_ids: [';
 
 /**
- * The script that waits (written short: every page carries it). `p` (paint) resolves once the
- * first contentful paint has been presented, the page is hidden (it paints nothing then), or after
- * 4 s whatever happens; it then adds the modulepreload links of `M` (the page's modules), so that
- * they download at once, not import by import. Where the browser reports no paint timing, it waits
- * for the first frame. Then `E` runs the modules one by one, each in a task of its own (a module
- * runs whatever it imports first), so that SvelteKit finds them run and its hydration is a task of
- * hydration alone.
+ * The script that waits: `paint` resolves once the first contentful paint has been presented, the
+ * page is hidden (it paints nothing then), or after 4 s whatever happens; it then adds the
+ * modulepreload links, so that every module of the page downloads at once, not import by import.
+ * Where the browser reports no paint timing, it waits for the first frame. Then `evaluated` runs
+ * the modules one by one, each in a task of its own (a module runs whatever it imports first), so
+ * that SvelteKit finds them run and its hydration is a task of hydration alone.
  */
 function waitForPaint(hrefs: string[]): string {
-	return `${holdUntilHydrated()}const M=${JSON.stringify(hrefs)},E=async()=>{for(const h of M){await import(h);await new Promise(n=>setTimeout(n))}},p=new Promise(g=>{let d=0;const l=()=>{if(d)return;d=1;for(const h of M){const k=document.createElement('link');k.rel='modulepreload';k.href=h;document.head.append(k)}g()};if(document.visibilityState!=='visible')return l();addEventListener('visibilitychange',l,{once:!0});setTimeout(l,4e3);if(PerformanceObserver.supportedEntryTypes?.includes('paint'))new PerformanceObserver((q,o)=>{if(q.getEntriesByName('first-contentful-paint').length){o.disconnect();setTimeout(l)}}).observe({type:'paint',buffered:!0});else requestAnimationFrame(()=>setTimeout(l))});
+	return `${holdUntilHydrated()}const modules = ${JSON.stringify(hrefs)};
+					const evaluated = async () => {
+						for (const href of modules) {
+							await import(href);
+							await new Promise((next) => setTimeout(next));
+						}
+					};
+					const paint = new Promise((go) => {
+						let gone = false;
+						const load = () => {
+							if (gone) return;
+							gone = true;
+							for (const href of modules) {
+								const link = document.createElement('link');
+								link.rel = 'modulepreload';
+								link.href = href;
+								document.head.append(link);
+							}
+							go();
+						};
+						if (document.visibilityState !== 'visible') return load();
+						addEventListener('visibilitychange', load, { once: true });
+						setTimeout(load, 4000);
+						if (PerformanceObserver.supportedEntryTypes?.includes('paint')) {
+							new PerformanceObserver((list, observer) => {
+								if (list.getEntriesByName('first-contentful-paint').length === 0) return;
+								observer.disconnect();
+								setTimeout(load);
+							}).observe({ type: 'paint', buffered: true });
+						} else requestAnimationFrame(() => setTimeout(load));
+					});
+
 					`;
 }
 
 /**
- * The script that holds what is done before hydration (see the top; written short): `H` holds a
- * click's button and the last input and change event of each field, in their order; a submission
- * is stopped. On HYDRATED, each is done again (a click clicks the button again; an input or change
- * event is sent again to its field) if its element is still in the page.
+ * The script that holds what is done before hydration (see the top): a click's button, the last
+ * input and change event of each field, in their order; a submission is stopped.
  */
 function holdUntilHydrated(): string {
-	return `const H=[],h=e=>{if(e.type==='submit')return e.preventDefault();const t=e.type==='click'?e.target.closest?.('button'):e.target;if(!t)return;if(e.type!=='click'){const i=H.findIndex(w=>w[0]===t&&w[1]===e.type);if(i>=0)H.splice(i,1)}H.push([t,e.type])},K=['click','submit','input','change'];for(const k of K)addEventListener(k,h,!0);addEventListener(${JSON.stringify(HYDRATED)},()=>{for(const k of K)removeEventListener(k,h,!0);for(const[t,k]of H)if(t.isConnected)k==='click'?t.click():t.dispatchEvent(new Event(k,{bubbles:!0}))},{once:!0});
+	return `const held = [];
+					const hold = (event) => {
+						if (event.type === 'submit') return event.preventDefault();
+						const target = event.type === 'click' ? event.target.closest?.('button') : event.target;
+						if (!target) return;
+						if (event.type !== 'click') {
+							const same = held.findIndex((was) => was[0] === target && was[1] === event.type);
+							if (same !== -1) held.splice(same, 1);
+						}
+						held.push([target, event.type]);
+					};
+					const kinds = ['click', 'submit', 'input', 'change'];
+					for (const kind of kinds) addEventListener(kind, hold, true);
+					addEventListener(${JSON.stringify(HYDRATED)}, () => {
+						for (const kind of kinds) removeEventListener(kind, hold, true);
+						for (const [target, kind] of held) {
+							if (!target.isConnected) continue;
+							if (kind === 'click') target.click();
+							else target.dispatchEvent(new Event(kind, { bubbles: true }));
+						}
+					}, { once: true });
+
 					`;
 }
 
@@ -88,7 +137,7 @@ export function paintFirst(html: string): string {
 	const rewritten =
 		script.slice(0, importsAt) +
 		waitForPaint(hrefs) +
-		'p.then(E).then(() => ' +
+		'paint.then(evaluated).then(() => ' +
 		script.slice(importsAt, importedAt) +
 		'])).then(([kit, app]) => {' +
 		script.slice(importedAt + IMPORTED.length);
