@@ -59,10 +59,8 @@ const config = {
 					'sha256-S8qMpvofolR8Mpjy4kQvEm7m1q8clzU4dfDH0AmvZjo='
 				],
 				// Our own images, plus an avatar from a response, which the service serves from its CDN
-				// over https (the page shows only http(s) avatar URLs; an image cannot run script), and
-				// data: for the site's icon, written into each page (hooks.server.ts) so that it is no
-				// request of its own.
-				'img-src': ['self', 'https:', 'data:'],
+				// over https (the page shows only http(s) avatar URLs; an image cannot run script).
+				'img-src': ['self', 'https:'],
 				// Signing happens in this tab; the only requests are the ones a user sends. The Direct target
 				// calls the service over https; the Proxy target calls a relay the user names, which may be
 				// deployed on any https host, or run locally with `npm run proxy` over plain http. So: any

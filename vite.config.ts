@@ -39,7 +39,7 @@ function onEveryPage(id: string): boolean {
 
 // The site's frame and the small components that most pages show with it, compiled per language.
 const FRAME =
-	/[\\/]src[\\/]lib[\\/](?:pages[\\/](?:Frame|SiteHeader)|i18n[\\/](?:Rich|LanguageSwitch)|ui[\\/](?:ClearEverything|ScrollRegion))(?:\.locale~([\w-]+))?\.svelte$/;
+	/[\\/]src[\\/]lib[\\/](?:pages[\\/]Frame|i18n[\\/](?:Rich|LanguageSwitch)|ui[\\/](?:ClearEverything|ScrollRegion))(?:\.locale~([\w-]+))?\.svelte$/;
 
 /**
  * One chunk per language for the frame and those components (each is used by a different set of

@@ -33,24 +33,15 @@ const HYDRATES = 'node_ids: [';
  * The script that waits: `paint` resolves once the first contentful paint has been presented, the
  * page is hidden (it paints nothing then), or after 4 s whatever happens; it then adds the
  * modulepreload links, so that every module of the page downloads at once, not import by import.
- * Where the browser reports no paint timing, it waits for the first frame. Then `evaluated` runs
- * the modules one by one, each in a task of its own (a module runs whatever it imports first), so
- * that SvelteKit finds them run and its hydration is a task of hydration alone.
+ * Where the browser reports no paint timing, it waits for the first frame.
  */
 function waitForPaint(hrefs: string[]): string {
-	return `${holdUntilHydrated()}const modules = ${JSON.stringify(hrefs)};
-					const evaluated = async () => {
-						for (const href of modules) {
-							await import(href);
-							await new Promise((next) => setTimeout(next));
-						}
-					};
-					const paint = new Promise((go) => {
+	return `${holdUntilHydrated()}const paint = new Promise((go) => {
 						let gone = false;
 						const load = () => {
 							if (gone) return;
 							gone = true;
-							for (const href of modules) {
+							for (const href of ${JSON.stringify(hrefs)}) {
 								const link = document.createElement('link');
 								link.rel = 'modulepreload';
 								link.href = href;
@@ -137,7 +128,7 @@ export function paintFirst(html: string): string {
 	const rewritten =
 		script.slice(0, importsAt) +
 		waitForPaint(hrefs) +
-		'paint.then(evaluated).then(() => ' +
+		'paint.then(() => ' +
 		script.slice(importsAt, importedAt) +
 		'])).then(([kit, app]) => {' +
 		script.slice(importedAt + IMPORTED.length);
