@@ -17,20 +17,14 @@ function baseUrl(region: Region): string {
 }
 
 /**
- * Packages the browser loads only on demand (a dynamic import): kept out of the chunk every page
- * loads. fflate (the Bruno collection's zip, on first download) ran its table set-up on every page.
- */
-const ON_DEMAND_PACKAGES = /[\\/]node_modules[\\/]fflate[\\/]/;
-
-/**
- * Modules every page loads: Svelte's runtime and Kit's client (all the packages the browser gets
- * with the page, not those of ON_DEMAND_PACKAGES), the bundler's helpers (Vite's preloading of a
- * lazy module's CSS, Rolldown's runtime), and the frame's language-neutral modules (which language
- * a URL is in, the offer of the Chinese page, how a message splits into text and code).
+ * Modules every page loads: Svelte's runtime and Kit's client (all the packages the browser gets),
+ * the bundler's helpers (Vite's preloading of a lazy module's CSS, Rolldown's runtime), and the
+ * frame's language-neutral modules (which language a URL is in, the offer of the Chinese page, how a
+ * message splits into text and code).
  */
 function onEveryPage(id: string): boolean {
 	return (
-		(/[\\/]node_modules[\\/]/.test(id) && !ON_DEMAND_PACKAGES.test(id)) ||
+		/[\\/]node_modules[\\/]/.test(id) ||
 		/^\0(?:vite\/preload-helper|rolldown\/runtime)/.test(id) ||
 		/[\\/]src[\\/]lib[\\/]i18n[\\/](?:locale|offer|rich)\.ts$/.test(id) ||
 		/[\\/]project\.inlang[\\/]settings\.json$/.test(id)

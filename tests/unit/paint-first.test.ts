@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { HYDRATED } from '../../src/lib/pages/hydrated';
 import { paintFirst } from '../../src/lib/pages/paint-first';
 
 const START = '/base/_app/immutable/entry/start.abc.js';
@@ -68,7 +67,6 @@ function scriptOf(html: string): string {
  */
 function run(html: string, { paintTiming = true, visibility = 'visible' } = {}) {
 	const events: string[] = [];
-	const listeners = new Map<string, Set<(event: unknown) => void>>();
 	const timers: (() => void)[] = [];
 	const frames: (() => void)[] = [];
 	type Observer = { observe: () => void; disconnect: () => void };
@@ -84,29 +82,7 @@ function run(html: string, { paintTiming = true, visibility = 'visible' } = {}) 
 				append: (link: { rel: string; href: string }) => events.push(`${link.rel} ${link.href}`)
 			}
 		},
-		addEventListener: (
-			type: string,
-			listener: (event: unknown) => void,
-			options?: boolean | { once?: boolean }
-		) => {
-			const once = typeof options === 'object' && options.once === true;
-			const called = once
-				? (event: unknown) => {
-						listeners.get(type)?.delete(called);
-						listener(event);
-					}
-				: listener;
-			listeners.set(type, (listeners.get(type) ?? new Set()).add(called));
-		},
-		removeEventListener: (type: string, listener: (event: unknown) => void) => {
-			listeners.get(type)?.delete(listener);
-		},
-		Event: class {
-			constructor(
-				readonly type: string,
-				readonly options: unknown
-			) {}
-		},
+		addEventListener: () => undefined,
 		setTimeout: (callback: () => void, delay?: number) => {
 			if (delay === undefined || delay === 0) timers.push(callback);
 		},
@@ -127,10 +103,6 @@ function run(html: string, { paintTiming = true, visibility = 'visible' } = {}) 
 	runInNewContext(scriptOf(html).replaceAll('import(', '__import('), context);
 	return {
 		events,
-		/** Dispatches an event on window, as the browser would to its listeners. */
-		dispatch(event: { type: string }) {
-			for (const listener of [...(listeners.get(event.type) ?? [])]) listener(event);
-		},
 		/** The browser presents its first contentful paint, then runs its tasks and frames. */
 		async paint() {
 			painted = true;
@@ -185,33 +157,6 @@ describe('paintFirst', () => {
 		const browser = run(paintFirst(page(bootstrap({ node_ids: true }))), { visibility: 'hidden' });
 		await new Promise((done) => setTimeout(done, 0));
 		expect(browser.events).toContain(`import ${START}`);
-	});
-
-	it('holds what is done before hydration and does it again once the page has hydrated', () => {
-		const browser = run(paintFirst(page(bootstrap({ node_ids: true }))));
-		const done: string[] = [];
-		const button = { isConnected: true, click: () => done.push('click Triage') };
-		const gone = { isConnected: false, click: () => done.push('click gone') };
-		const field = {
-			isConnected: true,
-			dispatchEvent: (event: { type: string }) => done.push(`${event.type} Keys`)
-		};
-		const inside = (element: unknown) => ({ closest: () => element });
-		let stopped = false;
-		browser.dispatch({ type: 'input', target: field });
-		browser.dispatch({ type: 'input', target: field });
-		browser.dispatch({ type: 'click', target: inside(gone) });
-		browser.dispatch({ type: 'click', target: inside(button) });
-		browser.dispatch({ type: 'click', target: inside(null) });
-		browser.dispatch({ type: 'submit', preventDefault: () => (stopped = true) });
-		expect(stopped).toBe(true);
-		expect(done).toEqual([]);
-		browser.dispatch({ type: HYDRATED });
-		expect(done).toEqual(['input Keys', 'click Triage']);
-		// Once hydrated, nothing is held.
-		browser.dispatch({ type: 'click', target: inside(button) });
-		browser.dispatch({ type: HYDRATED });
-		expect(done).toEqual(['input Keys', 'click Triage']);
 	});
 
 	it('leaves a page with nothing prerendered (the SPA fallback) as it is', () => {

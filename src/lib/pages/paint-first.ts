@@ -8,16 +8,10 @@
 // <meta> in the page). A page with nothing rendered on the server (the SPA fallback, 404.html) is
 // left as it is: it has nothing to paint before its scripts.
 //
-// What a visitor does before the page has hydrated is not lost: the bootstrap holds the clicks on
-// buttons and the input and change events, stops a form's native submission (this site submits
-// nothing: its CSP has form-action 'none'), and does it all again once the root layout says the
-// page has hydrated (the HYDRATED event).
-//
 // Runs when the site is prerendered (hooks.server.ts), never in the browser. Written against the
 // markup of SvelteKit 2's render.js; if that changes shape, the build fails here rather than ship
 // a page whose policy refuses its own bootstrap (and the e2e suite fails on a CSP violation).
 import { createHash } from 'node:crypto';
-import { HYDRATED } from './hydrated';
 
 /** A line of `<link href="…" rel="modulepreload">`, as render.js writes it (preloadStrategy 'modulepreload'). */
 const PRELOAD = /^\s*<link href="([^"]+)" rel="modulepreload">$/;
@@ -36,7 +30,7 @@ const HYDRATES = 'node_ids: [';
  * Where the browser reports no paint timing, it waits for the first frame.
  */
 function waitForPaint(hrefs: string[]): string {
-	return `${holdUntilHydrated()}const paint = new Promise((go) => {
+	return `const paint = new Promise((go) => {
 						let gone = false;
 						const load = () => {
 							if (gone) return;
@@ -60,36 +54,6 @@ function waitForPaint(hrefs: string[]): string {
 							}).observe({ type: 'paint', buffered: true });
 						} else requestAnimationFrame(() => setTimeout(load));
 					});
-
-					`;
-}
-
-/**
- * The script that holds what is done before hydration (see the top): a click's button, the last
- * input and change event of each field, in their order; a submission is stopped.
- */
-function holdUntilHydrated(): string {
-	return `const held = [];
-					const hold = (event) => {
-						if (event.type === 'submit') return event.preventDefault();
-						const target = event.type === 'click' ? event.target.closest?.('button') : event.target;
-						if (!target) return;
-						if (event.type !== 'click') {
-							const same = held.findIndex((was) => was[0] === target && was[1] === event.type);
-							if (same !== -1) held.splice(same, 1);
-						}
-						held.push([target, event.type]);
-					};
-					const kinds = ['click', 'submit', 'input', 'change'];
-					for (const kind of kinds) addEventListener(kind, hold, true);
-					addEventListener(${JSON.stringify(HYDRATED)}, () => {
-						for (const kind of kinds) removeEventListener(kind, hold, true);
-						for (const [target, kind] of held) {
-							if (!target.isConnected) continue;
-							if (kind === 'click') target.click();
-							else target.dispatchEvent(new Event(kind, { bubbles: true }));
-						}
-					}, { once: true });
 
 					`;
 }
