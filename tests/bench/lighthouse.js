@@ -1,5 +1,9 @@
-// Lighthouse's performance, accessibility and best-practices scores of one page, with Lighthouse's
-// desktop preset, in Debian's Chromium started by chrome-launcher.
+// Lighthouse in Debian's Chromium started by chrome-launcher: the desktop preset's performance,
+// accessibility and best-practices scores of one page (lighthouseScores), and the mobile preset's
+// performance figures of one page (lighthouseMobile). The mobile preset is Lighthouse's default
+// configuration: a Moto G Power's screen, slow 4G (150 ms, 1.6 Mbit/s) and a CPU 4 times slower,
+// simulated (Lantern) from a trace of an unthrottled load.
+import { readFileSync } from 'node:fs';
 import { CHROMIUM_FLAGS } from './measure.js';
 
 const CATEGORIES = ['performance', 'accessibility', 'best-practices'];
@@ -9,14 +13,15 @@ const CATEGORIES = ['performance', 'accessibility', 'best-practices'];
  */
 
 /**
+ * Runs Lighthouse once on `url` in a Chromium of its own.
  * @param {string} url
  * @param {string} chromePath
- * @returns {Promise<LighthouseResult>}
+ * @param {string[]} categories
+ * @param {object} [config] a Lighthouse configuration; its default (the mobile preset) when left out
  */
-export async function lighthouseScores(url, chromePath) {
-	const [{ default: lighthouse }, { default: desktopConfig }, chromeLauncher] = await Promise.all([
+async function runLighthouse(url, chromePath, categories, config) {
+	const [{ default: lighthouse }, chromeLauncher] = await Promise.all([
 		import('lighthouse'),
-		import('lighthouse/core/config/desktop-config.js'),
 		import('chrome-launcher')
 	]);
 	const chrome = await chromeLauncher.launch({
@@ -27,30 +32,223 @@ export async function lighthouseScores(url, chromePath) {
 	try {
 		const result = await lighthouse(
 			url,
-			{ port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: CATEGORIES },
-			desktopConfig
+			{ port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: categories },
+			config
 		);
 		if (result === undefined) throw new Error('Lighthouse returned no result');
 		const { lhr } = result;
 		if (lhr.runtimeError) throw new Error(`${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
-		/** @type {Record<string, number | null>} */
-		const scores = {};
-		/** @type {string[]} */
-		const misses = [];
-		for (const id of CATEGORIES) {
-			const category = lhr.categories[id];
-			scores[id] = category?.score == null ? null : Math.round(category.score * 100);
-			// The scored audits that cost points, so a reader knows where a missing point went.
-			for (const reference of category?.auditRefs ?? []) {
-				const audit = lhr.audits[reference.id];
-				if (reference.weight > 0 && audit && audit.score !== null && audit.score < 1) {
-					const value = audit.displayValue ? ` (${audit.displayValue})` : '';
-					misses.push(`${id}: ${audit.id} ${Math.round(audit.score * 100)}/100${value}`);
-				}
-			}
-		}
-		return { scores, misses, warnings: lhr.runWarnings ?? [] };
+		return lhr;
 	} finally {
 		chrome.kill();
 	}
+}
+
+/**
+ * Lighthouse's desktop preset on one page: its three scores, and the scored audits that cost points.
+ * @param {string} url
+ * @param {string} chromePath
+ * @returns {Promise<LighthouseResult>}
+ */
+export async function lighthouseScores(url, chromePath) {
+	const { default: desktopConfig } = await import('lighthouse/core/config/desktop-config.js');
+	const lhr = await runLighthouse(url, chromePath, CATEGORIES, desktopConfig);
+	/** @type {Record<string, number | null>} */
+	const scores = {};
+	/** @type {string[]} */
+	const misses = [];
+	for (const id of CATEGORIES) {
+		const category = lhr.categories[id];
+		scores[id] = category?.score == null ? null : Math.round(category.score * 100);
+		// The scored audits that cost points, so a reader knows where a missing point went.
+		for (const reference of category?.auditRefs ?? []) {
+			const audit = lhr.audits[reference.id];
+			if (reference.weight > 0 && audit && audit.score !== null && audit.score < 1) {
+				const value = audit.displayValue ? ` (${audit.displayValue})` : '';
+				misses.push(`${id}: ${audit.id} ${Math.round(audit.score * 100)}/100${value}`);
+			}
+		}
+	}
+	return { scores, misses, warnings: lhr.runWarnings ?? [] };
+}
+
+/**
+ * @typedef {object} MobileRun
+ * @property {number} performance the score, 0 to 100
+ * @property {number} fcp first contentful paint, simulated (ms)
+ * @property {number} lcp largest contentful paint, simulated (ms)
+ * @property {number} tbt total blocking time, simulated (ms)
+ * @property {number} si speed index, simulated (ms)
+ * @property {number} cls cumulative layout shift
+ * @property {number} observedFcp first contentful paint as the unthrottled load painted it (ms)
+ * @property {number} observedLcp largest contentful paint as the unthrottled load painted it (ms)
+ * @property {string} lcpElement the largest contentful paint's element (a CSS selector)
+ * @property {number | null} benchmarkIndex Lighthouse's measure of this machine's CPU speed
+ * @property {string} loadAverage /proc/loadavg's 1, 5 and 15 minute figures as the run ended
+ * @property {string[]} warnings
+ */
+
+/** The machine's load average (1, 5 and 15 minutes), or '' where there is no /proc. */
+export function loadAverage() {
+	try {
+		return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+	} catch {
+		return '';
+	}
+}
+
+/**
+ * Lighthouse's mobile preset (its default configuration) on one page, performance only.
+ * @param {string} url
+ * @param {string} chromePath
+ * @returns {Promise<MobileRun>}
+ */
+export async function lighthouseMobile(url, chromePath) {
+	const lhr = await runLighthouse(url, chromePath, ['performance']);
+	const metrics = /** @type {{ items?: Record<string, number>[] } | undefined} */ (
+		lhr.audits.metrics?.details
+	)?.items?.[0];
+	if (metrics === undefined) throw new Error('Lighthouse reported no metrics');
+	/** @param {string} name */
+	const metric = (name) => {
+		const value = metrics[name];
+		if (typeof value !== 'number') throw new Error(`Lighthouse reported no ${name}`);
+		return value;
+	};
+	// The element of the largest contentful paint, as the audit names it.
+	const element = /** @type {any} */ (lhr.audits['largest-contentful-paint-element']?.details)
+		?.items?.[0]?.items?.[0]?.node?.selector;
+	return {
+		performance: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+		fcp: metric('firstContentfulPaint'),
+		lcp: metric('largestContentfulPaint'),
+		tbt: metric('totalBlockingTime'),
+		si: metric('speedIndex'),
+		cls: metric('cumulativeLayoutShift'),
+		observedFcp: metric('observedFirstContentfulPaint'),
+		observedLcp: metric('observedLargestContentfulPaint'),
+		lcpElement: typeof element === 'string' ? element : '?',
+		benchmarkIndex: lhr.environment?.benchmarkIndex ?? null,
+		loadAverage: loadAverage(),
+		warnings: lhr.runWarnings ?? []
+	};
+}
+
+/** The pages measured with the mobile preset: every page, in both languages. */
+export const MOBILE_PAGES = [
+	'/',
+	'/verify',
+	'/triage',
+	'/errors',
+	'/sandbox',
+	'/zh-CN/',
+	'/zh-CN/verify',
+	'/zh-CN/triage',
+	'/zh-CN/errors',
+	'/zh-CN/sandbox'
+];
+
+/** Issue 27's targets for every page, each a median of the runs. */
+export const MOBILE_TARGETS = { performance: 100, lcpAfterFcp: 50, tbt: 50 };
+
+/**
+ * @param {number[]} values
+ * @returns {number}
+ */
+function middle(values) {
+	const sorted = [...values].sort((a, b) => a - b);
+	const half = Math.floor(sorted.length / 2);
+	if (sorted.length % 2 === 1) return sorted[half] ?? NaN;
+	return ((sorted[half - 1] ?? NaN) + (sorted[half] ?? NaN)) / 2;
+}
+
+/** @param {number} value */
+const msText = (value) => `${Math.round(value)} ms`;
+
+/**
+ * @typedef {{ page: string, runs: MobileRun[], performance: number, fcp: number, lcp: number,
+ *   lcpAfterFcp: number, tbt: number, si: number, cls: number }} MobilePage
+ */
+
+/**
+ * The mobile preset on every page, `runs` times each, the pages taken in turn (page 1, page 2, …,
+ * then again), so that a busy moment of the machine falls on one run of several pages rather than
+ * on every run of one page. Prints each run, then each page's medians (each figure the median of
+ * its runs; LCP − FCP the median of each run's difference) with the targets.
+ * @param {{ origin: string, basePath: string, chromePath: string, runs?: number,
+ *   pages?: string[], log: (line: string) => void }} options
+ * @returns {Promise<{ pages: MobilePage[], rows: [string, string, string, boolean | null][] }>}
+ */
+export async function lighthouseMobileSection({
+	origin,
+	basePath,
+	chromePath,
+	runs = 3,
+	pages = MOBILE_PAGES,
+	log
+}) {
+	log(
+		`\n## Lighthouse, mobile preset (slow 4G, 4x CPU, simulated), every page, median of ${runs} runs`
+	);
+	log(
+		`served as GitHub Pages serves it: gzip, under ${basePath}/; load average before: ${loadAverage()}`
+	);
+	/** @type {Map<string, MobileRun[]>} */
+	const byPage = new Map(pages.map((page) => [page, []]));
+	for (let round = 1; round <= runs; round += 1) {
+		for (const page of pages) {
+			const run = await lighthouseMobile(`${origin}${basePath}${page}`, chromePath);
+			byPage.get(page)?.push(run);
+			log(
+				`run ${round}/${runs} ${page.padEnd(15)} performance ${String(run.performance).padStart(3)}, FCP ${msText(run.fcp)}, LCP ${msText(run.lcp)} (LCP − FCP ${msText(run.lcp - run.fcp)}), TBT ${msText(run.tbt)}; unthrottled FCP ${msText(run.observedFcp)}, LCP ${msText(run.observedLcp)}; load ${run.loadAverage}`
+			);
+			for (const warning of run.warnings) log(`    warning: ${warning}`);
+		}
+	}
+	/** @type {MobilePage[]} */
+	const results = pages.map((page) => {
+		const pageRuns = byPage.get(page) ?? [];
+		/** @param {(run: MobileRun) => number} pick */
+		const median = (pick) => middle(pageRuns.map(pick));
+		return {
+			page,
+			runs: pageRuns,
+			performance: median((run) => run.performance),
+			fcp: median((run) => run.fcp),
+			lcp: median((run) => run.lcp),
+			lcpAfterFcp: median((run) => run.lcp - run.fcp),
+			tbt: median((run) => run.tbt),
+			si: median((run) => run.si),
+			cls: median((run) => run.cls)
+		};
+	});
+	const targets = MOBILE_TARGETS;
+	log(
+		`\nmedians of ${runs} runs (targets: performance ${targets.performance}, LCP − FCP ≤ ${targets.lcpAfterFcp} ms, TBT ≤ ${targets.tbt} ms); load average after: ${loadAverage()}`
+	);
+	log('| page | performance | FCP | LCP | LCP − FCP | TBT | speed index | CLS | LCP element |');
+	log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+	for (const result of results) {
+		const elements = [...new Set(result.runs.map((run) => run.lcpElement))].join(', ');
+		log(
+			`| ${result.page} | ${result.performance} | ${msText(result.fcp)} | ${msText(result.lcp)} | ${msText(result.lcpAfterFcp)} | ${msText(result.tbt)} | ${msText(result.si)} | ${result.cls.toFixed(3)} | \`${elements}\` |`
+		);
+	}
+	const benchmark = results.flatMap((result) =>
+		result.runs.map((run) => run.benchmarkIndex).filter((index) => index !== null)
+	);
+	if (benchmark.length > 0)
+		log(
+			`Lighthouse's benchmark index of this machine (CPU speed): ${Math.round(middle(benchmark))} (median of the runs)`
+		);
+	/** @type {[string, string, string, boolean | null][]} */
+	const rows = results.map((result) => [
+		`Lighthouse mobile ${result.page}: performance · LCP − FCP · TBT (median of ${runs})`,
+		`${result.performance} · ${msText(result.lcpAfterFcp)} · ${msText(result.tbt)}`,
+		`${targets.performance} · ≤ ${targets.lcpAfterFcp} ms · ≤ ${targets.tbt} ms`,
+		result.performance >= targets.performance &&
+			result.lcpAfterFcp <= targets.lcpAfterFcp &&
+			result.tbt <= targets.tbt
+	]);
+	return { pages: results, rows };
 }

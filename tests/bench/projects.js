@@ -78,15 +78,17 @@ export async function writeBareProject(project, into) {
 }
 
 /**
- * Runs `vite build` in `cwd` with the project's vite, BASE_PATH unset.
+ * Runs `vite build` in `cwd` with the project's vite, BASE_PATH unset unless `basePath` is given.
  * @param {string} project where vite is installed
  * @param {string} cwd
  * @param {string[]} [args] more arguments for `vite build`
+ * @param {string} [basePath] the build's BASE_PATH (the path the site is served under), if any
  * @returns {Promise<number>} milliseconds taken
  */
-export async function viteBuild(project, cwd, args = []) {
+export async function viteBuild(project, cwd, args = [], basePath) {
 	const env = { ...process.env };
 	delete env.BASE_PATH;
+	if (basePath !== undefined) env.BASE_PATH = basePath;
 	const started = performance.now();
 	const vite = join(project, 'node_modules', 'vite', 'bin', 'vite.js');
 	/** @type {Buffer[]} */

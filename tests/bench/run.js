@@ -10,7 +10,10 @@
 //      translation, /zh-CN/ against /), and / broken down by file and by the sources in each file;
 //   3. keystroke → updated Authorization header latency while typing 200 characters into kid;
 //   4. diagnose() in Chromium: a request with one mistake, and one signed with an unknown key;
-//   5. Lighthouse (desktop preset): performance, accessibility, best practices;
+//   5. Lighthouse (desktop preset) on /: performance, accessibility, best practices; then the
+//      mobile preset (slow 4G, 4x CPU, simulated) on every page in both languages, three runs each,
+//      on a second build of the snapshot with BASE_PATH=/mac-token-playground served as GitHub Pages
+//      serves it (gzip, under the base path): performance, FCP, LCP, LCP − FCP and TBT, medians;
 //   6. the relay under load: requests straight to a loopback upstream, through a minimal Node proxy
 //      (the floor) and through the relay, in alternating rounds, with the relay's RSS;
 //   7. triage (tests/bench/triage.js): a generated 100,000-request log, the reference script, the
@@ -24,7 +27,8 @@
 //      per second with 16 in flight, and ours over six 5-second windows with its RSS;
 //  10. a Markdown table of all figures with their targets.
 //
-// `npm run bench -- --relay` runs the relay section alone (no build, no browser); `-- --triage`
+// `npm run bench -- --relay` runs the relay section alone (no build, no browser); `-- --lighthouse`
+// builds the site under the base path and runs the mobile preset's section alone; `-- --triage`
 // builds the site and runs the triage section alone, the page's figures included; `-- --weight`
 // builds the playground and the bare page and runs the weight section alone; `-- --linearity`
 // and `-- --diagnosis` run the linearity or the diagnosis budget section alone (no build, no
@@ -43,7 +47,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
-import { lighthouseScores } from './lighthouse.js';
+import { lighthouseMobileSection, lighthouseScores } from './lighthouse.js';
 import {
 	CHROMIUM_FLAGS,
 	diagnoseTimes,
@@ -67,7 +71,13 @@ const CHROMIUM_PATH =
 	process.env.CHROMIUM_PATH ?? (existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
 const KEYSTROKES = 200;
 const DIAGNOSE_COUNTS = { warmUp: 5, runs: 30 };
-const TARGETS = { ratio: 2.0, keystrokeP95: 8, diagnose: 50, lighthouse: 100, relayCost: 3 };
+// The weight ratio's budget is issue 27's: 2.45 times the bare page (2.41 when it was set; 2.0
+// before, which docs/trust-and-speed.md shows is out of reach with every feature on /).
+const TARGETS = { ratio: 2.45, keystrokeP95: 8, diagnose: 50, lighthouse: 100, relayCost: 3 };
+/** The path GitHub Pages serves the site under, as the mobile Lighthouse section builds it. */
+const PAGES_BASE_PATH = '/mac-token-playground';
+/** Runs of Lighthouse's mobile preset per page; each figure is their median. */
+const MOBILE_RUNS = 3;
 const RELAY_LOAD = { rounds: 4, total: 4000, concurrency: 16, warmUp: 1000 };
 // English / before the translation, weighed as below: commit f621a90 built with BASE_PATH unset
 // and weighed by pageWeight on 2026-11-22 (65 963 bytes, 20 files). All of the translation together
@@ -355,6 +365,32 @@ async function linearityRows() {
 	return rows;
 }
 
+/**
+ * Section 5b: builds a snapshot with BASE_PATH, serves it as GitHub Pages would, and runs
+ * Lighthouse's mobile preset on every page.
+ * @param {string} root the bench's temporary directory
+ * @param {string} chromePath
+ * @returns {Promise<[string, string, string, boolean | null][]>}
+ */
+async function mobileLighthouseSection(root, chromePath) {
+	const site = join(root, 'site-pages');
+	await snapshotProject(PROJECT, site);
+	const took = await viteBuild(PROJECT, site, [], PAGES_BASE_PATH);
+	log(
+		`\nplayground for Lighthouse: vite build of a snapshot with BASE_PATH=${PAGES_BASE_PATH} in ${(took / 1000).toFixed(1)} s`
+	);
+	const server = await serveStatic(join(site, 'build'), {}, { basePath: PAGES_BASE_PATH });
+	cleanups.push(server.close);
+	const { rows } = await lighthouseMobileSection({
+		origin: server.origin,
+		basePath: PAGES_BASE_PATH,
+		chromePath,
+		runs: MOBILE_RUNS,
+		log
+	});
+	return rows;
+}
+
 async function main() {
 	log(`MAC token playground benchmark (${new Date().toISOString()}, Node ${process.version})`);
 	if (process.argv.includes('--relay')) {
@@ -378,6 +414,11 @@ async function main() {
 	cleanups.push(() => rm(root, { recursive: true, force: true }));
 	const site = join(root, 'site');
 	const bare = join(root, 'bare');
+	if (process.argv.includes('--lighthouse')) {
+		// Build, serve and Lighthouse's mobile preset, nothing else.
+		printSummary(await mobileLighthouseSection(root, CHROMIUM_PATH));
+		return;
+	}
 
 	// 1. Builds.
 	log('\n## Build');
@@ -485,6 +526,7 @@ async function main() {
 	} catch (error) {
 		log(`Lighthouse could not run: ${error instanceof Error ? error.message : String(error)}`);
 	}
+	const mobileRows = await mobileLighthouseSection(root, CHROMIUM_PATH);
 
 	// 6. The relay.
 	const relayRows = await relaySection();
@@ -539,6 +581,7 @@ async function main() {
 			];
 			return row;
 		}),
+		...mobileRows,
 		...relayRows,
 		...triageRows,
 		...linearity,

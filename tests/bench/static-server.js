@@ -1,5 +1,7 @@
 // A static file server on 127.0.0.1 that answers the way GitHub Pages does: `/x` serves x.html (or
 // x/index.html), unknown paths get 404.html, and text is gzip-compressed when the client accepts it.
+// With a base path (a project site, `/<repo>`), the files are served under it, `/<repo>` redirects
+// to `/<repo>/`, and every path outside it is a 404.
 import { readFile, stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { extname, join, resolve, sep } from 'node:path';
@@ -39,9 +41,13 @@ async function isFile(file) {
  * Serves `root` on an ephemeral loopback port.
  * @param {string} root the directory to serve
  * @param {Record<string, string>} [extra] URL paths served from other files (e.g. a bundle under test)
+ * @param {{ basePath?: string }} [options] basePath: the path the site is served under, as in
+ *   `/mac-token-playground` (the build's BASE_PATH); none by default
  * @returns {Promise<{ origin: string, close: () => Promise<void> }>}
  */
-export async function serveStatic(root, extra = {}) {
+export async function serveStatic(root, extra = {}, { basePath = '' } = {}) {
+	if (basePath !== '' && (!basePath.startsWith('/') || basePath.endsWith('/')))
+		throw new Error(`basePath must start with / and not end with one; got "${basePath}"`);
 	const base = resolve(root);
 	/** @type {Map<string, Buffer>} */
 	const gzipped = new Map();
@@ -53,6 +59,10 @@ export async function serveStatic(root, extra = {}) {
 	async function locate(pathname) {
 		const mapped = extra[pathname];
 		if (mapped !== undefined) return { file: mapped, status: 200 };
+		if (basePath !== '') {
+			if (!pathname.startsWith(`${basePath}/`)) return null;
+			pathname = pathname.slice(basePath.length);
+		}
 		const wanted = resolve(base, `.${pathname}`);
 		if (wanted !== base && !wanted.startsWith(base + sep)) return null;
 		const candidates = pathname.endsWith('/')
@@ -69,6 +79,10 @@ export async function serveStatic(root, extra = {}) {
 		void (async () => {
 			try {
 				const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+				if (basePath !== '' && url.pathname === basePath) {
+					response.writeHead(301, { location: `${basePath}/${url.search}` }).end();
+					return;
+				}
 				const found = await locate(decodeURIComponent(url.pathname));
 				if (found === null) {
 					response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
