@@ -153,8 +153,21 @@ export async function triagePart(
 	};
 	if (options.macCheck) triageOptions.macCheck = options.macCheck;
 	if (options.signal) triageOptions.signal = options.signal;
-	const summary = await triage(new Blob([task.bytes]).stream(), keyring, triageOptions);
+	const summary = await triage(bytesStream(task.bytes), keyring, triageOptions);
 	return finish(task.index, records, summary, ledger, settings);
+}
+
+/**
+ * The part's bytes as a stream of one chunk: read and decoded at once, not copied into a Blob and
+ * read back a few kilobytes at a time.
+ */
+function bytesStream(bytes: Uint8Array<ArrayBuffer>): ReadableStream<Uint8Array> {
+	return new ReadableStream<Uint8Array>({
+		start(controller) {
+			if (bytes.byteLength > 0) controller.enqueue(bytes);
+			controller.close();
+		}
+	});
 }
 
 /**
