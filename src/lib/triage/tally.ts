@@ -149,8 +149,9 @@ export class Tally {
 	}
 
 	add(record: VerdictRecord): void {
-		this.#groups[record.verdict] += 1;
-		this.#example(record.verdict, record.number);
+		// A group's first few requests are its examples: past those, none is looked up.
+		if ((this.#groups[record.verdict] += 1) <= EXAMPLES)
+			this.#example(record.verdict, record.number);
 		if (record.verdict === 'mismatch') {
 			const mistake = record.mistake ?? UNEXPLAINED;
 			this.#mistakes.set(mistake, (this.#mistakes.get(mistake) ?? 0) + 1);
