@@ -4,7 +4,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { attempt, authorizationHeader, parseAuthorization, requestTarget } from '$lib/mac';
-import { fastAuthorization, fastTarget } from '$lib/triage/fast-parse';
+import { fastAuthorization, fastTarget, type ShapeOut } from '$lib/triage/fast-parse';
+import { headerShape } from '$lib/diagnosis/likely-client';
+import { SAMPLE_NONCES } from '$lib/diagnosis/client-profiles';
 import { NASTY, hostile, mutated, mostly } from './property-arbitraries';
 
 const RUNS = { numRuns: 3000 };
@@ -99,6 +101,65 @@ describe('fastAuthorization', () => {
 					ext: expected.ext || undefined
 				});
 				expect(fast).toStrictEqual(parseAuthorization(header));
+			}),
+			RUNS
+		);
+	});
+
+	it("tells the header's shape as headerShape does, in the same pass", () => {
+		// Nonces and ts of every style headerShape tells, and near misses of each.
+		const nonce = fc.oneof(
+			fc.constantFrom(...Object.values(SAMPLE_NONCES), '8IBTHwOdqNKAWeKl7plt8A==', '=='),
+			fc
+				.uint8Array({ minLength: 16, maxLength: 16 })
+				.map((bytes) => btoa(String.fromCharCode(...bytes))),
+			fc
+				.uint8Array({ minLength: 15, maxLength: 17 })
+				.map((bytes) => btoa(String.fromCharCode(...bytes))),
+			fc.stringMatching(/^[A-Za-z]{15,17}$/),
+			fc.stringMatching(/^[a-zA-Z0-9]{16}$/),
+			fc.integer({ min: 0, max: 2 ** 32 }).map(String),
+			fc.stringMatching(/^0\d{0,10}$/),
+			fc.string({ unit: fc.constantFrom(...'abcXYZ019+/= -_'), minLength: 1, maxLength: 26 })
+		);
+		const ts = fc.oneof(
+			fc.stringMatching(/^\d{1,14}$/),
+			fc.stringMatching(/^0\d{9}$/),
+			fc.constantFrom('0', '00', '1763800000', '1763800000123', '-1', '1e9', '17638OOOOO')
+		);
+		const header = fc
+			.tuple(
+				fc.record(
+					{
+						id: fc.string({ unit: fc.constantFrom(...'abcXYZ019-_'), minLength: 1, maxLength: 8 }),
+						ts,
+						nonce,
+						mac: fc.base64String({ minLength: 4, maxLength: 28 }).filter((mac) => mac !== ''),
+						ext: fc.string({ unit: fc.constantFrom(...'abc 019=,:'), maxLength: 8 })
+					},
+					{ requiredKeys: ['id', 'ts', 'nonce', 'mac'] }
+				),
+				fc.array(fc.constantFrom(',', ', '), { minLength: 4, maxLength: 4 }),
+				fc.boolean()
+			)
+			.map(([params, separators, shuffled]) => {
+				const entries = Object.entries(params);
+				if (shuffled) entries.reverse();
+				return (
+					'MAC ' +
+					entries
+						.map(
+							([key, value], index) =>
+								`${index === 0 ? '' : separators[index - 1]}${key}="${value}"`
+						)
+						.join('')
+				);
+			});
+		fc.assert(
+			fc.property(fc.oneof(header, headerLike, mutated(header), hostile), (text) => {
+				const out: ShapeOut = { shape: -1 };
+				if (fastAuthorization(text, out) === null) return;
+				expect(out.shape).toBe(headerShape(text));
 			}),
 			RUNS
 		);

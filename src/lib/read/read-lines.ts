@@ -20,6 +20,46 @@ const FIELDS = ['method', 'url', 'authorization', 'status', 'time', 'base_string
 type Field = (typeof FIELDS)[number];
 const FIELD_NAMES: ReadonlyMap<string, Field> = new Map(FIELDS.map((field) => [field, field]));
 
+/**
+ * The fields of a log's usual object, whose names are the fields' as written: read by name, with
+ * no lookup a name. Null when a name is a field's in another case (`URL`): fieldsOf reads those.
+ */
+function exactFields(object: Record<string, unknown>): Partial<Record<Field, unknown>> | null {
+	let method: unknown;
+	let url: unknown;
+	let authorization: unknown;
+	let status: unknown;
+	let time: unknown;
+	let base: unknown;
+	// JSON.parse's objects hold no name twice: each field is set once at most.
+	for (const name of Object.keys(object)) {
+		switch (name) {
+			case 'method':
+				method = object.method;
+				break;
+			case 'url':
+				url = object.url;
+				break;
+			case 'authorization':
+				authorization = object.authorization;
+				break;
+			case 'status':
+				status = object.status;
+				break;
+			case 'time':
+				time = object.time;
+				break;
+			case 'base_string':
+				base = object.base_string;
+				break;
+			default:
+				if (FIELD_NAMES.has(name.toLowerCase())) return null;
+		}
+	}
+	// A field left out is undefined: JSON has no value that is.
+	return { method, url, authorization, status, time, base_string: base };
+}
+
 function fieldsOf(object: Record<string, unknown>): Partial<Record<Field, unknown>> {
 	const found: Partial<Record<Field, unknown>> = {};
 	for (const name of Object.keys(object)) {
@@ -67,7 +107,7 @@ export function readNdjsonLine(number: number, line: string): ReadItem {
 		return unreadable(number, 'not-json');
 	}
 	if (!isObject(value)) return unreadable(number, 'not-object');
-	const fields = fieldsOf(value);
+	const fields = exactFields(value) ?? fieldsOf(value);
 	const { url, authorization } = fields;
 	const method = fields.method ?? 'GET';
 	if (url === undefined || url === null || url === '') return unreadable(number, 'no-url');

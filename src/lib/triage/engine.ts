@@ -127,9 +127,14 @@ export async function triage(
 
 	const reading = await readRequests(stream, options.part);
 	const { source } = reading;
-	const stop = () => void source.cancel();
+	// Told once by the signal's event, not asked of the signal for every request.
+	let stopped = signal?.aborted === true;
+	const stop = () => {
+		stopped = true;
+		void source.cancel();
+	};
 	signal?.addEventListener('abort', stop, { once: true });
-	const aborted = () => signal?.aborted === true;
+	const aborted = () => stopped;
 	const summary = (cancelled: boolean) =>
 		tally.summary({
 			format: reading.format,

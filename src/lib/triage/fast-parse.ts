@@ -5,18 +5,27 @@
 // answer what the core would: tests/unit/triage-fast-parse.test.ts compares them on random and
 // hostile input.
 import type { MacHeaderParams } from '$lib/mac';
+import { decodeShape, type Shape } from '$lib/diagnosis/likely-client';
+import { SAMPLE_NONCES } from '$lib/diagnosis/client-profiles';
 
-const QUOTE = 0x22;
 const COMMA = 0x2c;
 const SPACE = 0x20;
 const EQUALS = 0x3d;
 
+/** Where fastAuthorization writes the header's shape, when asked for it. */
+export interface ShapeOut {
+	/** headerShape's integer for the header just read (set only when it answers). */
+	shape: number;
+}
+
 /**
  * `MAC id="…",ts="…",nonce="…",mac="…"` (and ext), joined by `,` or `, `, in any order, each once,
  * lower-case names, quoted values with no backslash, quote or line break, id, ts, nonce and mac not
- * empty, nothing before or after: the header as clients write it. Null for anything else.
+ * empty, nothing before or after: the header as clients write it. Null for anything else. Given
+ * `out`, the same pass also tells the header's shape, as headerShape
+ * ($lib/diagnosis/header-shape.ts) would in a pass of its own: the likely client's input.
  */
-export function fastAuthorization(header: string): MacHeaderParams | null {
+export function fastAuthorization(header: string, out?: ShapeOut): MacHeaderParams | null {
 	if (!header.startsWith('MAC ')) return null;
 	const length = header.length;
 	let id: string | undefined;
@@ -25,44 +34,173 @@ export function fastAuthorization(header: string): MacHeaderParams | null {
 	let mac: string | undefined;
 	let ext: string | undefined;
 	let at = 4;
+	// For the shape: separators `,` and `, ` seen, and whether id, ts, nonce, mac came in that order.
+	let commas = 0;
+	let commaSpaces = 0;
+	let position = 0;
+	let usualOrder = true;
+	// A backslash escapes, a line break may come from wrapping: the core reads those (a value is the
+	// only place one could stand in a header read here).
+	if (header.indexOf('\\') >= 0 || header.indexOf('\n') >= 0 || header.indexOf('\r') >= 0)
+		return null;
 	for (;;) {
-		const equals = header.indexOf('=', at);
-		if (equals < 0 || header.charCodeAt(equals + 1) !== QUOTE) return null;
-		const name = header.slice(at, equals);
-		const start = equals + 2;
+		// The name and `="`: which of the five, told without a new string.
+		let start: number;
+		const first = header.charCodeAt(at);
+		if (first === 0x69 && header.startsWith('id="', at)) start = at + 4;
+		else if (first === 0x74 && header.startsWith('ts="', at)) start = at + 4;
+		else if (first === 0x6e && header.startsWith('nonce="', at)) start = at + 7;
+		else if (first === 0x6d && header.startsWith('mac="', at)) start = at + 5;
+		else if (first === 0x65 && header.startsWith('ext="', at)) start = at + 5;
+		else return null;
 		const end = header.indexOf('"', start);
 		if (end < 0) return null;
-		for (let i = start; i < end; i++) {
-			const code = header.charCodeAt(i);
-			// A backslash escapes, a line break may come from wrapping: the core reads those.
-			if (code === 0x5c || code === 0x0a || code === 0x0d) return null;
-		}
 		const value = header.slice(start, end);
-		if (name === 'id') {
+		if (first === 0x69) {
 			if (id !== undefined) return null;
 			id = value;
-		} else if (name === 'ts') {
+			if (++position !== 1) usualOrder = false;
+		} else if (first === 0x74) {
 			if (ts !== undefined) return null;
 			ts = value;
-		} else if (name === 'nonce') {
+			if (++position !== 2) usualOrder = false;
+		} else if (first === 0x6e) {
 			if (nonce !== undefined) return null;
 			nonce = value;
-		} else if (name === 'mac') {
+			if (++position !== 3) usualOrder = false;
+		} else if (first === 0x6d) {
 			if (mac !== undefined) return null;
 			mac = value;
-		} else if (name === 'ext') {
+			if (++position !== 4) usualOrder = false;
+		} else {
 			if (ext !== undefined) return null;
 			ext = value;
-		} else return null;
+		}
 		at = end + 1;
 		if (at === length) break;
 		if (header.charCodeAt(at) !== COMMA) return null;
 		at += 1;
-		if (header.charCodeAt(at) === SPACE) at += 1;
+		if (header.charCodeAt(at) === SPACE) {
+			at += 1;
+			commaSpaces += 1;
+		} else commas += 1;
 		if (at >= length || header.charCodeAt(at) === EQUALS) return null;
 	}
 	if (!id || !ts || !nonce || !mac) return null;
+	if (out !== undefined) {
+		// Mixed separators are 'other' (2), as headerShape counts them.
+		const separator = commas > 0 && commaSpaces > 0 ? 2 : commaSpaces > 0 ? 1 : 0;
+		out.shape = SHAPE_OF[
+			((((separator * 2 + (usualOrder ? 0 : 1)) * 2 + (ext === undefined ? 0 : 1)) *
+				NONCE_STYLES.length +
+				nonceStyleOf(nonce)) *
+				TS_STYLES.length +
+				tsStyleOf(ts)) as number
+		] as number;
+	}
 	return ext === undefined ? { id, ts, nonce, mac } : { id, ts, nonce, mac, ext };
+}
+
+// ─── The header's shape, read with it ─────────────────────────────────────────────────────────
+// The styles of a nonce and a ts as header-shape.ts tells them, from the values read; the integer
+// itself is looked up among those decodeShape reads back, so that its bits stay header-shape.ts's.
+// tests/unit/triage-fast-parse.test.ts holds the two to the same answers.
+
+const SEPARATOR_NAMES: readonly Shape['separator'][] = ['comma', 'comma-space', 'other'];
+const NONCE_STYLES: readonly Shape['nonce'][] = [
+	'other',
+	'base64-16',
+	'letters-16',
+	'decimal',
+	'shell-sample',
+	'php-sample',
+	'go-sample'
+];
+const TS_STYLES: readonly Shape['ts'][] = [
+	'other',
+	'padded',
+	'unpadded',
+	'ten-digits',
+	'milliseconds'
+];
+
+/**
+ * headerShape's integer of a readable, quoted header, by separator, order, ext, nonce style and ts
+ * style (in the orders above): the lowest integer decodeShape reads back as those features, which
+ * is the one headerShape writes.
+ */
+const SHAPE_OF = (() => {
+	const table = new Int32Array(3 * 2 * 2 * NONCE_STYLES.length * TS_STYLES.length).fill(-1);
+	for (let shape = 4095; shape >= 0; shape--) {
+		const features = decodeShape(shape);
+		if (!features.readable || !features.quoted) continue;
+		const index =
+			(((SEPARATOR_NAMES.indexOf(features.separator) * 2 + (features.usualOrder ? 0 : 1)) * 2 +
+				(features.ext ? 1 : 0)) *
+				NONCE_STYLES.length +
+				NONCE_STYLES.indexOf(features.nonce)) *
+				TS_STYLES.length +
+			TS_STYLES.indexOf(features.ts);
+		table[index] = shape;
+	}
+	return table;
+})();
+
+/** 1 for the characters of standard Base64 (not `=`), by character code below 128. */
+const BASE64 = new Uint8Array(128);
+for (const char of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/')
+	BASE64[char.charCodeAt(0)] = 1;
+
+/** The nonce's style, as an index of NONCE_STYLES. */
+function nonceStyleOf(nonce: string): number {
+	const length = nonce.length;
+	const first = nonce.charCodeAt(0);
+	// The samples' nonces start with "8" (shell, Go) or "=" (PHP).
+	if (first === 0x38) {
+		if (nonce === SAMPLE_NONCES['shell-sample']) return 4;
+		if (nonce === SAMPLE_NONCES['go-sample']) return 6;
+	} else if (first === EQUALS && nonce === SAMPLE_NONCES['php-sample']) return 5;
+	if (length === 24) {
+		for (let i = 0; i < 22; i++) if (BASE64[nonce.charCodeAt(i)] !== 1) return 0;
+		// 16 bytes leave the last character's low 4 bits 0: A, Q, g or w.
+		const last = nonce.charCodeAt(21);
+		if (last !== 0x41 && last !== 0x51 && last !== 0x67 && last !== 0x77) return 0;
+		return nonce.charCodeAt(22) === EQUALS && nonce.charCodeAt(23) === EQUALS ? 1 : 0;
+	}
+	if (length === 16) {
+		let letters = true;
+		for (let i = 0; i < length && letters; i++) {
+			const code = nonce.charCodeAt(i) | 0x20;
+			letters = code >= 0x61 && code <= 0x7a;
+		}
+		if (letters) return 2;
+	}
+	if (length >= 1 && length <= 10) {
+		// .NET's Random.Next(): 0 to 2^31 - 2, in decimal with no leading zero.
+		if (length > 1 && first === 0x30) return 0;
+		let value = 0;
+		for (let i = 0; i < length; i++) {
+			const code = nonce.charCodeAt(i);
+			if (code < 0x30 || code > 0x39) return 0;
+			value = value * 10 + (code - 0x30);
+		}
+		return value <= 2_147_483_646 ? 3 : 0;
+	}
+	return 0;
+}
+
+/** The ts's style, as an index of TS_STYLES. */
+function tsStyleOf(ts: string): number {
+	const length = ts.length;
+	for (let i = 0; i < length; i++) {
+		const code = ts.charCodeAt(i);
+		if (code < 0x30 || code > 0x39) return 0;
+	}
+	const leadingZero = ts.charCodeAt(0) === 0x30;
+	if (length === 10) return leadingZero ? 1 : 3;
+	if (leadingZero) return length === 1 ? 2 : 0;
+	if (length < 10) return 2;
+	return length === 13 ? 4 : 0;
 }
 
 export interface FastTarget {

@@ -21,12 +21,13 @@ import { clientGroup, clientGroupId, clientGroupOf } from '$lib/diagnosis/likely
  * two different pairs share a hash about once in 10^15 pairs.
  */
 export class NonceLedger {
-	/** The first hash of each slot's pair. */
-	#high = new Int32Array(1024);
-	/** The second hash's low 20 bits, plus one: 0 marks an empty slot. */
-	#low = new Int32Array(1024);
-	/** The number of the request that used the slot's pair first. */
-	#first = new Float64Array(1024);
+	// Each slot is 16 bytes of one buffer, read as two views: the first hash (Int32 at 4 × slot), the
+	// second hash's low 20 bits plus one (Int32 at 4 × slot + 1; 0 marks an empty slot) and the
+	// number of the request that used the pair first (Float64 at 2 × slot + 1). A probe into a table
+	// of millions of pairs then touches one cache line, not three arrays far apart.
+	#hashes = new Int32Array(1024 * 4);
+	#first = new Float64Array(this.#hashes.buffer);
+	#slots = 1024;
 	#size = 0;
 
 	/** Records the pair; returns the number of the request that used it first, or null. */
@@ -53,54 +54,55 @@ export class NonceLedger {
 	 * `triage --merge`; returns what see() returns.
 	 */
 	seeHashes(a: number, low: number, number: number): number | null {
-		const high = this.#high;
-		const lows = this.#low;
-		const mask = high.length - 1;
+		const hashes = this.#hashes;
+		const mask = this.#slots - 1;
 		let slot = a & mask;
 		for (;;) {
-			const held = lows[slot] as number;
+			const held = hashes[slot * 4 + 1] as number;
 			if (held === 0) break;
-			if (held === low && high[slot] === a) return this.#first[slot] as number;
+			if (held === low && hashes[slot * 4] === a) return this.#first[slot * 2 + 1] as number;
 			slot = (slot + 1) & mask;
 		}
-		high[slot] = a;
-		lows[slot] = low;
-		this.#first[slot] = number;
+		hashes[slot * 4] = a;
+		hashes[slot * 4 + 1] = low;
+		this.#first[slot * 2 + 1] = number;
 		this.#size += 1;
 		// At most half full: probes stay short.
-		if (this.#size * 2 > high.length) this.#grow();
+		if (this.#size * 2 > this.#slots) this.#grow();
 		return null;
 	}
 
 	/** Every pair recorded, as its two hashes and the number of its first request, in first-use order. */
 	entries(): { high: Int32Array; low: Int32Array; first: Float64Array } {
+		const hashes = this.#hashes;
 		const slots: number[] = [];
-		this.#low.forEach((low, slot) => {
-			if (low !== 0) slots.push(slot);
-		});
-		slots.sort((a, b) => (this.#first[a] as number) - (this.#first[b] as number));
+		for (let slot = 0; slot < this.#slots; slot++) if (hashes[slot * 4 + 1] !== 0) slots.push(slot);
+		const first = this.#first;
+		slots.sort((a, b) => (first[a * 2 + 1] as number) - (first[b * 2 + 1] as number));
 		return {
-			high: Int32Array.from(slots, (slot) => this.#high[slot] as number),
-			low: Int32Array.from(slots, (slot) => this.#low[slot] as number),
-			first: Float64Array.from(slots, (slot) => this.#first[slot] as number)
+			high: Int32Array.from(slots, (slot) => hashes[slot * 4] as number),
+			low: Int32Array.from(slots, (slot) => hashes[slot * 4 + 1] as number),
+			first: Float64Array.from(slots, (slot) => first[slot * 2 + 1] as number)
 		};
 	}
 
 	#grow(): void {
-		const high = this.#high;
-		const low = this.#low;
+		const hashes = this.#hashes;
 		const first = this.#first;
-		this.#high = new Int32Array(high.length * 2);
-		this.#low = new Int32Array(high.length * 2);
-		this.#first = new Float64Array(high.length * 2);
-		const mask = high.length * 2 - 1;
-		for (let old = 0; old < high.length; old++) {
-			if (low[old] === 0) continue;
-			let slot = (high[old] as number) & mask;
-			while (this.#low[slot] !== 0) slot = (slot + 1) & mask;
-			this.#high[slot] = high[old] as number;
-			this.#low[slot] = low[old] as number;
-			this.#first[slot] = first[old] as number;
+		const slots = this.#slots;
+		this.#slots = slots * 2;
+		this.#hashes = new Int32Array(this.#slots * 4);
+		this.#first = new Float64Array(this.#hashes.buffer);
+		const mask = this.#slots - 1;
+		for (let old = 0; old < slots; old++) {
+			const low = hashes[old * 4 + 1] as number;
+			if (low === 0) continue;
+			const high = hashes[old * 4] as number;
+			let slot = high & mask;
+			while (this.#hashes[slot * 4 + 1] !== 0) slot = (slot + 1) & mask;
+			this.#hashes[slot * 4] = high;
+			this.#hashes[slot * 4 + 1] = low;
+			this.#first[slot * 2 + 1] = first[old * 2 + 1] as number;
 		}
 	}
 }
@@ -149,8 +151,9 @@ export class Tally {
 	}
 
 	add(record: VerdictRecord): void {
-		this.#groups[record.verdict] += 1;
-		this.#example(record.verdict, record.number);
+		// A group's first few requests are its examples: past those, none is looked up.
+		if ((this.#groups[record.verdict] += 1) <= EXAMPLES)
+			this.#example(record.verdict, record.number);
 		if (record.verdict === 'mismatch') {
 			const mistake = record.mistake ?? UNEXPLAINED;
 			this.#mistakes.set(mistake, (this.#mistakes.get(mistake) ?? 0) + 1);

@@ -1,14 +1,14 @@
 // Stage 2 of triage: one logged request against its kid's key. The base string is rebuilt by the
 // protocol core exactly as /verify builds the expected one; a mismatch is handed to /verify's
 // diagnosis, which names the catalogued mistake that reproduces it.
-import { attempt, baseString, isTimestamp, parseAuthorization, requestTarget } from '$lib/mac';
+import { attempt, parseAuthorization, requestTarget, type MacHeaderParams } from '$lib/mac';
 import { BASE_URLS, hostsOf } from '$lib/account-api/deployments';
 import { clockCheck } from '$lib/diagnosis/clock-check';
 import { diagnose, type DiagnoseInput } from '$lib/diagnosis/diagnose';
 import { DIAGNOSIS_STOPPED } from '$lib/diagnosis/verdict';
 import { UNKNOWN_CLIENT, clientCode, headerShape } from '$lib/diagnosis/likely-client';
 import type { DigestSigner } from '$lib/diagnosis/diagnose';
-import { fastAuthorization, fastTarget, type FastTarget } from './fast-parse';
+import { fastAuthorization, fastTarget, type FastTarget, type ShapeOut } from './fast-parse';
 import type { MacChecks } from './hmac';
 import type { Keyring } from './keys';
 import type { NonceLedger } from './tally';
@@ -64,9 +64,13 @@ export function checkRequest(
 ): Checked | Promise<Checked> {
 	const { number } = request;
 	// The common header and URL are read by the fast readers; the core reads (and words) the rest.
+	// The fast reader tells the header's shape (the likely client's input) in the same pass.
 	const fast = context.fastPath !== false;
-	let authorization = fast ? fastAuthorization(request.authorization) : null;
-	if (authorization === null) {
+	let authorization = fast ? fastAuthorization(request.authorization, shapeOut) : null;
+	let shape: number;
+	if (authorization !== null) shape = shapeOut.shape;
+	else {
+		shape = headerShape(request.authorization);
 		const header = attempt(() => parseAuthorization(request.authorization));
 		if (!header.ok)
 			return unreadableCheck({ number, code: 'bad-header', detail: header.error.detail }, request);
@@ -86,7 +90,7 @@ export function checkRequest(
 		// The common case, well inside the window by a logged time with its zone, is told without
 		// clockCheck's sentence; everything else (outside, no zone, ts not seconds) is clockCheck's.
 		const age = Math.floor(sentAt.ms / 1000) - Number(ts);
-		if (sentAt.zoneKnown && isTimestamp(ts) && Math.abs(age) <= context.windowSeconds)
+		if (sentAt.zoneKnown && isSeconds(ts) && Math.abs(age) <= context.windowSeconds)
 			clock = { ageSeconds: age, outsideWindow: false };
 		else {
 			const check = clockCheck(ts, context.nowMs, context.windowSeconds, sentAt);
@@ -106,9 +110,9 @@ export function checkRequest(
 		sentAt: request.sentAt,
 		clock,
 		nonceFirstUsedAt: context.nonces.see(kid, nonce, number),
-		// From the header's shape: one pass over it and a table lookup (a mismatch's mistake refines
-		// it, in the engine, once known).
-		client: clientCode(headerShape(request.authorization)),
+		// From the header's shape and a table lookup (a mismatch's mistake refines it, in the engine,
+		// once known).
+		client: clientCode(shape),
 		unreadable: null
 	};
 	const macKey = context.keyring.keyFor(kid);
@@ -116,35 +120,81 @@ export function checkRequest(
 		record.verdict = 'no-key';
 		return { record, mismatch: null };
 	}
-	const text = baseString({
-		ts,
-		nonce,
-		method: request.method.toUpperCase(),
-		uri: target.uri,
-		host: target.host,
-		port: target.port,
-		ext: authorization.ext ?? ''
-	});
-	const decide = (matches: boolean): Checked => {
-		if (matches) return { record, mismatch: null };
-		record.verdict = 'mismatch';
-		return {
-			record,
-			mismatch: {
-				authorization,
-				method: request.method,
-				url: request.url,
-				uriForm: request.uriForm,
-				macKey,
-				knownHosts: KNOWN_HOSTS
-			}
-		};
-	};
+	// The seven lines of the base string (as the core's baseString writes them: every value here is
+	// text already), written at once.
+	const method = request.method;
+	const text =
+		ts +
+		'\n' +
+		nonce +
+		'\n' +
+		(isUpperCase(method) ? method : method.toUpperCase()) +
+		'\n' +
+		target.uri +
+		'\n' +
+		target.host +
+		'\n' +
+		target.port +
+		'\n' +
+		(authorization.ext ?? '') +
+		'\n';
 	const mac = authorization.mac.trim();
 	const check = context.checks.for(macKey);
-	if (check instanceof Promise) return check.then(async (ready) => decide(await ready(text, mac)));
+	if (check instanceof Promise)
+		return check.then(async (ready) =>
+			decide(await ready(text, mac), record, request, authorization, macKey)
+		);
 	const matches = check(text, mac);
-	return typeof matches === 'boolean' ? decide(matches) : matches.then(decide);
+	// A match, the common case, allocates nothing more.
+	if (matches === true) return { record, mismatch: null };
+	if (matches === false) return decide(false, record, request, authorization, macKey);
+	return matches.then((result) => decide(result, record, request, authorization, macKey));
+}
+
+/** Where checkRequest's fast reader writes a header's shape (one object, reused). */
+const shapeOut: ShapeOut = { shape: 0 };
+
+/** The verdict of a signed request once its mac is checked: a mismatch carries its diagnosis input. */
+function decide(
+	matches: boolean,
+	record: VerdictRecord,
+	request: LoggedRequest,
+	authorization: MacHeaderParams,
+	macKey: string
+): Checked {
+	if (matches) return { record, mismatch: null };
+	record.verdict = 'mismatch';
+	return {
+		record,
+		mismatch: {
+			authorization,
+			method: request.method,
+			url: request.url,
+			uriForm: request.uriForm,
+			macKey,
+			knownHosts: KNOWN_HOSTS
+		}
+	};
+}
+
+/** isTimestamp's test (1 to 15 decimal digits) without a regular expression. */
+function isSeconds(ts: string): boolean {
+	const length = ts.length;
+	if (length < 1 || length > 15) return false;
+	for (let i = 0; i < length; i++) {
+		const code = ts.charCodeAt(i);
+		if (code < 0x30 || code > 0x39) return false;
+	}
+	return true;
+}
+
+/** Whether toUpperCase would leave the method as it is (ASCII with no lower-case letter). */
+function isUpperCase(method: string): boolean {
+	for (let i = 0; i < method.length; i++) {
+		const code = method.charCodeAt(i);
+		if ((code >= 0x61 && code <= 0x7a) || code >= 0x80) return false;
+	}
+	return true;
 }
 
 function unreadableCheck(unreadable: Unreadable, request: LoggedRequest): Checked {

@@ -94,15 +94,17 @@ class JournalLedger extends NonceLedger {
 		Object.assign(this, { high, low, reused, numbers });
 	}
 
-	/** The journal, each pair placed among `records` (in order, as the pairs are) by its number. */
-	journal(records: readonly VerdictRecord[]): NonceJournal {
+	/**
+	 * The journal, each pair placed among the verdicts (in order, as the pairs are) by its number:
+	 * `numbers` are the verdicts' request numbers, in order.
+	 */
+	journal(numbers: ArrayLike<number>, verdicts: number): NonceJournal {
 		const n = this.count;
 		const record = new Uint32Array(n);
 		let place = 0;
 		for (let at = 0; at < n; at++) {
 			const number = this.numbers[at] as number;
-			while (place < records.length && (records[place] as VerdictRecord).number < number)
-				place += 1;
+			while (place < verdicts && (numbers[place] as number) < number) place += 1;
 			record[at] = place;
 		}
 		return {
@@ -136,7 +138,7 @@ export async function triagePart(
 			[unreadableRecord({ number: task.linesBefore + 1, code: 'too-long' })],
 			settings
 		);
-	const records: VerdictRecord[] = [];
+	const collected = new Collected(settings);
 	const ledger = new JournalLedger();
 	const triageOptions: Parameters<typeof triage>[2] = {
 		part: { format: settings.plan.format, encoding: 'utf-8', linesBefore: task.linesBefore },
@@ -144,17 +146,87 @@ export async function triagePart(
 		nowMs: settings.nowMs,
 		hmac: settings.hmac,
 		nonces: ledger,
-		// The part's verdicts are posted together: one batch, however many.
-		batchSize: Number.MAX_SAFE_INTEGER,
+		// The part's verdicts are posted together, but taken from the engine a batch at a time and
+		// kept only as what the run wants of them (text, columns or numbers): a part's records are
+		// not held until its end, and most die young, as a garbage collector likes them.
+		batchSize: VERDICTS_AT_ONCE,
 		intervalMs: Number.POSITIVE_INFINITY,
-		onVerdicts: (batch) => {
-			for (const record of batch) records.push(record);
-		}
+		onVerdicts: (batch) => collected.add(batch)
 	};
 	if (options.macCheck) triageOptions.macCheck = options.macCheck;
 	if (options.signal) triageOptions.signal = options.signal;
-	const summary = await triage(new Blob([task.bytes]).stream(), keyring, triageOptions);
-	return finish(task.index, records, summary, ledger, settings);
+	const summary = await triage(bytesStream(task.bytes), keyring, triageOptions);
+	return finish(task.index, collected, summary, ledger, settings);
+}
+
+/** Verdicts the engine gives a part's collector at a time. */
+const VERDICTS_AT_ONCE = 1024;
+
+/** What a part keeps of its verdicts, as they come: what its output needs, and their numbers. */
+class Collected {
+	count = 0;
+	numbers = new Float64Array(1024);
+	/** 'batch': the records, to be encoded as columns at the end. */
+	records: VerdictRecord[] = [];
+	/** 'csv', 'ndjson': the rows' text so far, and where each verdict's nonce cell starts in it. */
+	texts: string[] = [];
+	nonceAt = new Uint32Array(1024);
+	length = 0;
+	readonly #write: typeof csvRowWithNonceAt | null;
+	readonly #exportOptions: { revealKid: boolean };
+
+	constructor(readonly settings: PartSettings) {
+		this.#write =
+			settings.output === 'csv'
+				? csvRowWithNonceAt
+				: settings.output === 'ndjson'
+					? ndjsonLineWithNonceAt
+					: null;
+		this.#exportOptions = { revealKid: settings.revealKid };
+	}
+
+	add(batch: readonly VerdictRecord[]): void {
+		const needed = this.count + batch.length;
+		if (needed > this.numbers.length) {
+			let size = this.numbers.length * 2;
+			while (size < needed) size *= 2;
+			const numbers = new Float64Array(size);
+			numbers.set(this.numbers);
+			this.numbers = numbers;
+			if (this.#write !== null) {
+				const nonceAt = new Uint32Array(size);
+				nonceAt.set(this.nonceAt);
+				this.nonceAt = nonceAt;
+			}
+		}
+		const write = this.#write;
+		const rows: string[] = write === null ? [] : new Array(batch.length);
+		for (let at = 0; at < batch.length; at++) {
+			const record = batch[at] as VerdictRecord;
+			this.numbers[this.count] = record.number;
+			if (write !== null) {
+				const written = write(record, this.#exportOptions);
+				rows[at] = written.row;
+				this.nonceAt[this.count] = this.length + written.nonceAt;
+				this.length += written.row.length;
+			} else if (this.settings.output === 'batch') this.records.push(record);
+			this.count += 1;
+		}
+		if (write !== null) this.texts.push(rows.join(''));
+	}
+}
+
+/**
+ * The part's bytes as a stream of one chunk: read and decoded at once, not copied into a Blob and
+ * read back a few kilobytes at a time.
+ */
+function bytesStream(bytes: Uint8Array<ArrayBuffer>): ReadableStream<Uint8Array> {
+	return new ReadableStream<Uint8Array>({
+		start(controller) {
+			if (bytes.byteLength > 0) controller.enqueue(bytes);
+			controller.close();
+		}
+	});
 }
 
 /**
@@ -167,7 +239,9 @@ export function recordsResult(
 	settings: PartSettings
 ): PartResult {
 	const tally = new Tally(settings.windowSeconds);
+	const collected = new Collected(settings);
 	for (const record of records) tally.add(record);
+	collected.add(records);
 	const summary = tally.summary({
 		format: settings.plan.format,
 		empty: false,
@@ -176,45 +250,35 @@ export function recordsResult(
 		elapsedMs: 0,
 		cancelled: false
 	});
-	return finish(index, records, summary, new JournalLedger(), settings);
+	return finish(index, collected, summary, new JournalLedger(), settings);
 }
 
 function finish(
 	index: number,
-	records: VerdictRecord[],
+	collected: Collected,
 	summary: TriageSummary,
 	ledger: JournalLedger,
 	settings: PartSettings
 ): PartResult {
+	const { count } = collected;
 	const result: PartResult = {
 		index,
-		verdicts: records.length,
+		verdicts: count,
 		summary,
-		journal: ledger.journal(records),
+		journal: ledger.journal(collected.numbers, count),
 		batch: null,
 		text: null,
 		nonceAt: null,
 		numbers: null
 	};
 	if (settings.output === 'batch') {
-		result.batch = encodeVerdicts(records);
+		result.batch = encodeVerdicts(collected.records);
 		return result;
 	}
-	result.numbers = Float64Array.from(records, (record) => record.number);
+	result.numbers = collected.numbers.slice(0, count);
 	if (settings.output === 'csv' || settings.output === 'ndjson') {
-		const write = settings.output === 'csv' ? csvRowWithNonceAt : ndjsonLineWithNonceAt;
-		const exportOptions = { revealKid: settings.revealKid };
-		const rows: string[] = new Array(records.length);
-		const nonceAt = new Uint32Array(records.length);
-		let length = 0;
-		for (let at = 0; at < records.length; at++) {
-			const written = write(records[at] as VerdictRecord, exportOptions);
-			rows[at] = written.row;
-			nonceAt[at] = length + written.nonceAt;
-			length += written.row.length;
-		}
-		result.text = rows.join('');
-		result.nonceAt = nonceAt;
+		result.text = collected.texts.join('');
+		result.nonceAt = collected.nonceAt.slice(0, count);
 	}
 	return result;
 }
