@@ -226,6 +226,11 @@ function workOf(inputs: SigningInputs): number {
 	);
 }
 
+/** workOf(withChanges(inputs, changed)), without making the inputs. */
+function changedWork(inputs: SigningInputs, { bits, inputs: values }: Changes): number {
+	return workOf(inputs) + charsOf(bits & LINE_BITS, values) - charsOf(bits & LINE_BITS, inputs);
+}
+
 export function likelihood(parts: readonly Part[]): number {
 	return parts.reduce((product, part) => product * part.mistake.prior, 1);
 }
@@ -400,6 +405,16 @@ class Trial {
 		return bytes;
 	}
 
+	/** Whether `inputs` with `changed` applied sign in a hash and encoding that can give the mac. */
+	canProduce(inputs: SigningInputs, { bits, inputs: values }: Changes): boolean {
+		return (
+			this.target(
+				bits & HASH ? values.hash : inputs.hash,
+				bits & ENCODING ? values.encoding : inputs.encoding
+			) !== null
+		);
+	}
+
 	/**
 	 * The variants `mistake` makes out of what `from` signs, each tried after `first` (a pair);
 	 * false once the budget is spent.
@@ -415,6 +430,12 @@ class Trial {
 		if (!this.spend(callWork(second, from.inputs))) return false;
 		if (replay !== null) {
 			for (const { part, changed } of replay) {
+				// A hash and encoding that cannot give the mac: counted as tried, with no inputs made.
+				if (!this.canProduce(from.inputs, changed)) {
+					if (!this.spend(VARIANT_COST + HASH_COST * changedWork(from.inputs, changed)))
+						return false;
+					continue;
+				}
 				const inputs = withChanges(from.inputs, changed);
 				if (!this.try(inputs, from, mistake, part.candidate, first)) return false;
 			}
