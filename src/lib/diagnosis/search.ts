@@ -41,88 +41,143 @@ const READ_COST = 32;
 const CALL_COST = 64;
 const VARIANT_COST = 128;
 
-/** Every field of the inputs (the type makes sure none is left out), one bit each in this order. */
-const FIELDS = Object.keys({
-	ts: true,
-	nonce: true,
-	method: true,
-	uri: true,
-	host: true,
-	port: true,
-	ext: true,
-	lineEnd: true,
-	ending: true,
-	key: true,
-	keyForm: true,
-	hash: true,
-	encoding: true
-} satisfies Record<keyof SigningInputs, true>) as (keyof SigningInputs)[];
+/** Each field of the inputs, one bit each. */
+const TS = 1 << 0;
+const NONCE = 1 << 1;
+const METHOD = 1 << 2;
+const URI = 1 << 3;
+const HOST = 1 << 4;
+const PORT = 1 << 5;
+const EXT = 1 << 6;
+const LINE_END = 1 << 7;
+const ENDING = 1 << 8;
+const KEY = 1 << 9;
+const KEY_FORM = 1 << 10;
+const HASH = 1 << 11;
+const ENCODING = 1 << 12;
+
+/** Every field's bit (the type makes sure none is left out). */
+const FIELD_BITS = {
+	ts: TS,
+	nonce: NONCE,
+	method: METHOD,
+	uri: URI,
+	host: HOST,
+	port: PORT,
+	ext: EXT,
+	lineEnd: LINE_END,
+	ending: ENDING,
+	key: KEY,
+	keyForm: KEY_FORM,
+	hash: HASH,
+	encoding: ENCODING
+} satisfies Record<keyof SigningInputs, number>;
 
 /** The fields whose length counts as read: the lines of the base string, and the key. */
-const LINES = ['ts', 'nonce', 'method', 'uri', 'host', 'port', 'ext', 'key'] as const;
-type Line = (typeof LINES)[number];
-const isLine = (field: keyof SigningInputs): field is Line =>
-	(LINES as readonly string[]).includes(field);
+const LINE_BITS = TS | NONCE | METHOD | URI | HOST | PORT | EXT | KEY;
 
-/** A mistake with what it reads or changes (SLOT_FIELDS): its lines, and all of them as bits. */
+/** A mistake with what it reads or changes (SLOT_FIELDS) as bits, and those of its lines. */
 interface Entry {
 	mistake: Mistake;
 	/** Its place in the catalogue. */
 	index: number;
-	lines: Line[];
+	lines: number;
 	bits: number;
 }
 
 const ENTRIES: readonly Entry[] = MISTAKES.map((mistake, index) => {
-	const fields = SLOT_FIELDS[mistake.slot];
-	return {
-		mistake,
-		index,
-		lines: fields.filter(isLine),
-		bits: fields.reduce((bits, field) => bits | (1 << FIELDS.indexOf(field)), 0)
-	};
+	const bits = SLOT_FIELDS[mistake.slot].reduce((bits, field) => bits | FIELD_BITS[field], 0);
+	return { mistake, index, lines: bits & LINE_BITS, bits };
 });
+
+/**
+ * The characters of the fields of `inputs` among `lines` (bits of LINE_BITS). Each field read by
+ * its name: a diagnosis calls this for every variant, and a load by a computed name from objects of
+ * many fields is a slow (megamorphic) one in V8.
+ */
+function charsOf(lines: number, inputs: SigningInputs): number {
+	let chars = 0;
+	if (lines & TS) chars += inputs.ts.length;
+	if (lines & NONCE) chars += inputs.nonce.length;
+	if (lines & METHOD) chars += inputs.method.length;
+	if (lines & URI) chars += inputs.uri.length;
+	if (lines & HOST) chars += inputs.host.length;
+	if (lines & PORT) chars += inputs.port.length;
+	if (lines & EXT) chars += inputs.ext.length;
+	if (lines & KEY) chars += inputs.key.length;
+	return chars;
+}
 
 /** The work of a call of a mistake on `inputs`: the characters of the lines it reads. */
 function callWork({ lines }: Entry, inputs: SigningInputs): number {
-	let chars = 0;
-	for (const line of lines) chars += inputs[line].length;
-	return CALL_COST + READ_COST * chars;
+	return CALL_COST + READ_COST * charsOf(lines, inputs);
 }
 
-/** `inputs` with `values` in place of its own: every field written out, so that all have one shape. */
-function withChanges(inputs: SigningInputs, values: Partial<SigningInputs>): SigningInputs {
+/**
+ * Inputs with every field written out in this order: all the inputs a search reads have this one
+ * shape, whichever mistake made them (a catalogue entry spreads its inputs into an object literal of
+ * its own), so that reading their fields stays a fast (monomorphic) load.
+ */
+function sameShape(inputs: SigningInputs): SigningInputs {
 	return {
-		ts: values.ts ?? inputs.ts,
-		nonce: values.nonce ?? inputs.nonce,
-		method: values.method ?? inputs.method,
-		uri: values.uri ?? inputs.uri,
-		host: values.host ?? inputs.host,
-		port: values.port ?? inputs.port,
-		ext: values.ext ?? inputs.ext,
-		lineEnd: values.lineEnd ?? inputs.lineEnd,
-		ending: values.ending ?? inputs.ending,
-		key: values.key ?? inputs.key,
-		keyForm: values.keyForm ?? inputs.keyForm,
-		hash: values.hash ?? inputs.hash,
-		encoding: values.encoding ?? inputs.encoding
+		ts: inputs.ts,
+		nonce: inputs.nonce,
+		method: inputs.method,
+		uri: inputs.uri,
+		host: inputs.host,
+		port: inputs.port,
+		ext: inputs.ext,
+		lineEnd: inputs.lineEnd,
+		ending: inputs.ending,
+		key: inputs.key,
+		keyForm: inputs.keyForm,
+		hash: inputs.hash,
+		encoding: inputs.encoding
 	};
 }
 
-/** The fields of `inputs` that are not those of `from` (by identity), as bits and as values. */
-function changes(
-	inputs: SigningInputs,
-	from: SigningInputs
-): { bits: number; values: Partial<SigningInputs> } {
-	let bits = 0;
-	const values: Record<string, unknown> = {};
-	FIELDS.forEach((field, index) => {
-		if (inputs[field] !== from[field]) {
-			bits |= 1 << index;
-			values[field] = inputs[field];
-		}
-	});
-	return { bits, values: values as Partial<SigningInputs> };
+/** `inputs` with the fields of `changed.bits` taken from `changed.inputs`, in the one shape. */
+function withChanges(inputs: SigningInputs, { bits, inputs: values }: Changes): SigningInputs {
+	return {
+		ts: bits & TS ? values.ts : inputs.ts,
+		nonce: bits & NONCE ? values.nonce : inputs.nonce,
+		method: bits & METHOD ? values.method : inputs.method,
+		uri: bits & URI ? values.uri : inputs.uri,
+		host: bits & HOST ? values.host : inputs.host,
+		port: bits & PORT ? values.port : inputs.port,
+		ext: bits & EXT ? values.ext : inputs.ext,
+		lineEnd: bits & LINE_END ? values.lineEnd : inputs.lineEnd,
+		ending: bits & ENDING ? values.ending : inputs.ending,
+		key: bits & KEY ? values.key : inputs.key,
+		keyForm: bits & KEY_FORM ? values.keyForm : inputs.keyForm,
+		hash: bits & HASH ? values.hash : inputs.hash,
+		encoding: bits & ENCODING ? values.encoding : inputs.encoding
+	};
+}
+
+/** What a mistake changed: the fields (bits) where `inputs` are not the inputs it was given. */
+interface Changes {
+	bits: number;
+	inputs: SigningInputs;
+}
+
+/** The fields of `inputs` that are not those of `from` (by identity), as bits, with `inputs`. */
+function changes(inputs: SigningInputs, from: SigningInputs): Changes {
+	const bits =
+		(inputs.ts !== from.ts ? TS : 0) |
+		(inputs.nonce !== from.nonce ? NONCE : 0) |
+		(inputs.method !== from.method ? METHOD : 0) |
+		(inputs.uri !== from.uri ? URI : 0) |
+		(inputs.host !== from.host ? HOST : 0) |
+		(inputs.port !== from.port ? PORT : 0) |
+		(inputs.ext !== from.ext ? EXT : 0) |
+		(inputs.lineEnd !== from.lineEnd ? LINE_END : 0) |
+		(inputs.ending !== from.ending ? ENDING : 0) |
+		(inputs.key !== from.key ? KEY : 0) |
+		(inputs.keyForm !== from.keyForm ? KEY_FORM : 0) |
+		(inputs.hash !== from.hash ? HASH : 0) |
+		(inputs.encoding !== from.encoding ? ENCODING : 0);
+	return { bits, inputs };
 }
 
 export interface Part {
@@ -171,6 +226,11 @@ function workOf(inputs: SigningInputs): number {
 	);
 }
 
+/** workOf(withChanges(inputs, changed)), without making the inputs. */
+function changedWork(inputs: SigningInputs, { bits, inputs: values }: Changes): number {
+	return workOf(inputs) + charsOf(bits & LINE_BITS, values) - charsOf(bits & LINE_BITS, inputs);
+}
+
 export function likelihood(parts: readonly Part[]): number {
 	return parts.reduce((product, part) => product * part.mistake.prior, 1);
 }
@@ -208,13 +268,27 @@ const PAIR_RUNS: readonly { first: number; seconds: Entry[] }[] = (() => {
 	return runs;
 })();
 
-const ENCODING_BITS: Record<DigestEncoding, number> = {
-	base64: 1,
-	'base64-unpadded': 2,
-	base64url: 4,
-	'base64url-unpadded': 8,
-	hex: 16
-};
+/** Each encoding's bit in TriedText.encodings, and its place among the mac's targets. */
+function encodingIndex(encoding: DigestEncoding): number {
+	switch (encoding) {
+		case 'base64':
+			return 0;
+		case 'base64-unpadded':
+			return 1;
+		case 'base64url':
+			return 2;
+		case 'base64url-unpadded':
+			return 3;
+		case 'hex':
+			return 4;
+	}
+}
+
+/** The base strings tried under one key, by hash. */
+interface Lanes {
+	sha1?: Map<string, TriedText>;
+	sha256?: Map<string, TriedText>;
+}
 
 interface TriedText {
 	/** The encodings of this digest compared so far, one bit each. */
@@ -236,22 +310,34 @@ export interface Made {
  */
 export class Tried {
 	/** By key (text as it is, bytes by what they hold), then by hash: the base strings tried. */
-	readonly #byTextKey = new Map<string, Partial<Record<HashName, Map<string, TriedText>>>>();
-	readonly #byBytesKey = new Map<string, Partial<Record<HashName, Map<string, TriedText>>>>();
+	readonly #byTextKey = new Map<string, Lanes>();
+	readonly #byBytesKey = new Map<string, Lanes>();
+	/** The same lanes by the key as given: key bytes by identity, found again without their id. */
+	readonly #byKey = new Map<string | Uint8Array, Lanes>();
 	/** The distinct variants claimed: the expected one first. */
 	count = 0;
 	constructor(readonly sign: DigestSigner) {}
 
+	/** The base strings tried under `key`. */
+	#lanes(key: string | Uint8Array): Lanes {
+		let lanes = this.#byKey.get(key);
+		if (lanes === undefined) {
+			const byKey = typeof key === 'string' ? this.#byTextKey : this.#byBytesKey;
+			const id = typeof key === 'string' ? key : keyIdentity(key);
+			lanes = byKey.get(id);
+			if (lanes === undefined) {
+				lanes = {};
+				byKey.set(id, lanes);
+			}
+			this.#byKey.set(key, lanes);
+		}
+		return lanes;
+	}
+
 	/** The entry of this base string signed with the inputs' key and hash. */
 	entry({ key, hash }: SigningInputs, text: string): TriedText {
-		const byKey = typeof key === 'string' ? this.#byTextKey : this.#byBytesKey;
-		const id = typeof key === 'string' ? key : keyIdentity(key);
-		let byHash = byKey.get(id);
-		if (byHash === undefined) {
-			byHash = {};
-			byKey.set(id, byHash);
-		}
-		const texts = (byHash[hash] ??= new Map());
+		const lanes = this.#lanes(key);
+		const texts = hash === 'SHA-1' ? (lanes.sha1 ??= new Map()) : (lanes.sha256 ??= new Map());
 		let entry = texts.get(text);
 		if (entry === undefined) {
 			entry = { encodings: 0 };
@@ -265,7 +351,7 @@ export class Tried {
 	 * (key, hash, base string and encoding) was tried before.
 	 */
 	claim(entry: TriedText, encoding: DigestEncoding): boolean {
-		const bit = ENCODING_BITS[encoding];
+		const bit = 1 << encodingIndex(encoding);
 		if ((entry.encodings & bit) !== 0) return false;
 		entry.encodings |= bit;
 		this.count += 1;
@@ -288,9 +374,11 @@ class Trial {
 	stopped = false;
 	readonly #found: (Found | null)[] = [];
 	readonly #pending: Promise<void>[] = [];
-	/** The digest bytes the mac is in each hash and encoding (null: none), decoded when first asked. */
-	readonly #target: Partial<Record<HashName, Partial<Record<DigestEncoding, Uint8Array | null>>>> =
-		{};
+	/**
+	 * The digest bytes the mac is in each hash and encoding (null: none), decoded when first asked:
+	 * SHA-1's five encodings (encodingIndex), then SHA-256's.
+	 */
+	readonly #target: (Uint8Array | null | undefined)[] = Array.from({ length: 10 }, () => undefined);
 
 	constructor(
 		readonly customerMac: string,
@@ -308,13 +396,23 @@ class Trial {
 
 	/** The bytes a digest of this hash must have to be the mac in this encoding; null when none can. */
 	target(hash: HashName, encoding: DigestEncoding): Uint8Array | null {
-		const byEncoding = (this.#target[hash] ??= {});
-		let bytes = byEncoding[encoding];
+		const index = (hash === 'SHA-1' ? 0 : 5) + encodingIndex(encoding);
+		let bytes = this.#target[index];
 		if (bytes === undefined) {
 			bytes = macBytes(this.customerMac, hash, encoding);
-			byEncoding[encoding] = bytes;
+			this.#target[index] = bytes;
 		}
 		return bytes;
+	}
+
+	/** Whether `inputs` with `changed` applied sign in a hash and encoding that can give the mac. */
+	canProduce(inputs: SigningInputs, { bits, inputs: values }: Changes): boolean {
+		return (
+			this.target(
+				bits & HASH ? values.hash : inputs.hash,
+				bits & ENCODING ? values.encoding : inputs.encoding
+			) !== null
+		);
 	}
 
 	/**
@@ -332,13 +430,19 @@ class Trial {
 		if (!this.spend(callWork(second, from.inputs))) return false;
 		if (replay !== null) {
 			for (const { part, changed } of replay) {
-				const inputs = withChanges(from.inputs, changed.values);
+				// A hash and encoding that cannot give the mac: counted as tried, with no inputs made.
+				if (!this.canProduce(from.inputs, changed)) {
+					if (!this.spend(VARIANT_COST + HASH_COST * changedWork(from.inputs, changed)))
+						return false;
+					continue;
+				}
+				const inputs = withChanges(from.inputs, changed);
 				if (!this.try(inputs, from, mistake, part.candidate, first)) return false;
 			}
 			return true;
 		}
 		for (const candidate of mistake.variants(from.inputs, context))
-			if (!this.try(candidate.inputs, from, mistake, candidate, first)) return false;
+			if (!this.try(sameShape(candidate.inputs), from, mistake, candidate, first)) return false;
 		return true;
 	}
 
@@ -430,7 +534,7 @@ export interface SearchResult {
 interface Single {
 	part: Part;
 	made: Made;
-	changed: { bits: number; values: Partial<SigningInputs> };
+	changed: Changes;
 }
 
 export async function searchMistakes(
@@ -441,6 +545,8 @@ export async function searchMistakes(
 	budget = DIAGNOSIS_BUDGET
 ): Promise<SearchResult> {
 	const trial = new Trial(customerMac, tried, budget);
+	// What the request signs, in the shape of every variant made from it.
+	correct = { ...correct, inputs: sameShape(correct.inputs) };
 	// Each mistake's variants alone, by its place in the catalogue: the first halves of the pairs,
 	// and the changes each mistake makes where the inputs hold what it reads unchanged.
 	const singles: Single[][] = MISTAKES.map(() => []);
@@ -450,13 +556,13 @@ export async function searchMistakes(
 		if (!trial.spend(callWork(entry, correct.inputs))) break;
 		const own = singles[index] as Single[];
 		for (const candidate of mistake.variants(correct.inputs, context)) {
-			const single = {
+			const inputs = sameShape(candidate.inputs);
+			const single: Single = {
 				part: { mistake, candidate },
-				made: { inputs: candidate.inputs },
-				changed: changes(candidate.inputs, correct.inputs)
+				made: { inputs, text: undefined, entry: undefined },
+				changed: changes(inputs, correct.inputs)
 			};
-			if (!trial.try(candidate.inputs, correct, mistake, candidate, undefined, single.made))
-				break singles;
+			if (!trial.try(inputs, correct, mistake, candidate, undefined, single.made)) break singles;
 			own.push(single);
 		}
 	}

@@ -83,25 +83,41 @@ class LazyDigest implements Digest {
  */
 export function syncDigests(engine: 'own' | 'noble' = 'own'): DigestSigner {
 	const keyed = new Map<string, (text: string) => Uint8Array<ArrayBuffer>>();
+	// The same signers by the key as given (a text key by its text, key bytes by identity) and hash:
+	// a diagnosis alternates between a few keys hundreds of times, and this spares each switch
+	// writing the key's id (and hashing it) to look it up.
+	const byKey = { 'SHA-1': new Map(), 'SHA-256': new Map() } satisfies Record<
+		Parameters<DigestSigner>[2],
+		Map<string | Uint8Array, (text: string) => Uint8Array<ArrayBuffer>>
+	>;
 	// The last key and hash asked for, and their signer: a diagnosis signs runs of variants with one
-	// key, and this spares each of them writing the key's id to look it up.
+	// key.
 	let lastKey: string | Uint8Array | undefined;
 	let lastHash: Parameters<DigestSigner>[2] | undefined;
 	let lastSign: ((text: string) => Uint8Array<ArrayBuffer>) | undefined;
 	return (key, text, hash) => {
 		if (lastSign !== undefined && key === lastKey && hash === lastHash)
 			return new LazyDigest(lastSign(text));
-		if (key.length === 0) throw new MacInputError('mac_key', { code: 'empty_key', params: {} });
-		const id = `${hash}\u0000${typeof key === 'string' ? `t${key}` : byteKeyId(key)}`;
-		let sign = keyed.get(id);
+		let sign = byKey[hash].get(key);
 		if (sign === undefined) {
-			if (keyed.size >= MAX_KEYED) keyed.clear();
-			const bytes = typeof key === 'string' ? utf8Bytes(key) : key;
-			sign =
-				hash === 'SHA-1' && engine === 'own'
-					? ownBytes(bytes)
-					: nobleBytes(hash === 'SHA-256' ? sha256 : sha1, bytes);
-			keyed.set(id, sign);
+			if (key.length === 0) throw new MacInputError('mac_key', { code: 'empty_key', params: {} });
+			const id = `${hash}\u0000${typeof key === 'string' ? `t${key}` : byteKeyId(key)}`;
+			sign = keyed.get(id);
+			if (sign === undefined) {
+				if (keyed.size >= MAX_KEYED) {
+					keyed.clear();
+					byKey['SHA-1'].clear();
+					byKey['SHA-256'].clear();
+				}
+				const bytes = typeof key === 'string' ? utf8Bytes(key) : key;
+				sign =
+					hash === 'SHA-1' && engine === 'own'
+						? ownBytes(bytes)
+						: nobleBytes(hash === 'SHA-256' ? sha256 : sha1, bytes);
+				keyed.set(id, sign);
+			}
+			if (byKey[hash].size >= MAX_KEYED) byKey[hash].clear();
+			byKey[hash].set(key, sign);
 		}
 		lastKey = key;
 		lastHash = hash;
