@@ -113,7 +113,7 @@ async function shows(tab: Tab, role: Role, name: string, expected: string, timeo
 /**
  * Presses the keys' Show button of /triage until it turns to Hide: the page has hydrated, and
  * Triage will be heard as it is pressed. Triage itself is not the one to press again: pressed
- * before hydration it is unheard, and without the page's bootstrap holding it (paint-first.ts) it
+ * before hydration it is unheard, or, where no script holds it yet, it
  * is the form's own submission, which the site's CSP refuses (form-action 'none', an error in the
  * console); pressed twice, a second run replaces the first.
  */

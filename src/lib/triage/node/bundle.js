@@ -66,6 +66,32 @@ export async function triageBundle() {
 	await mkdir(cache, { recursive: true });
 	const building = `${dir}.${process.pid}.${Date.now()}`;
 	const { build } = await import('vite');
+	// The command's standard error is its own: one line for a failure. Rolldown writes some of its
+	// warnings there whatever the log level (its plugin timings, on a slow build): what the build
+	// writes is held back, and dropped.
+	const write = process.stderr.write;
+	process.stderr.write = () => true;
+	try {
+		await buildInto(build, building);
+	} finally {
+		process.stderr.write = write;
+	}
+	await writeFile(join(building, 'done'), '');
+	try {
+		await rename(building, dir);
+	} catch {
+		// Another run put its bundle there first: the same sources, the same bundle.
+		await rm(building, { recursive: true, force: true });
+	}
+	await prune(cache, dir);
+	return files();
+}
+
+/**
+ * @param {typeof import('vite').build} build
+ * @param {string} building
+ */
+async function buildInto(build, building) {
 	await build({
 		configFile: false,
 		logLevel: 'silent',
@@ -83,19 +109,12 @@ export async function triageBundle() {
 					format: 'es',
 					entryFileNames: '[name].mjs',
 					chunkFileNames: 'chunks/[name]-[hash].mjs'
-				}
+				},
+				checks: { pluginTimings: false },
+				onLog: () => undefined
 			}
 		}
 	});
-	await writeFile(join(building, 'done'), '');
-	try {
-		await rename(building, dir);
-	} catch {
-		// Another run put its bundle there first: the same sources, the same bundle.
-		await rm(building, { recursive: true, force: true });
-	}
-	await prune(cache, dir);
-	return files();
 }
 
 /** A bundle of older sources is removed a day after it was built: a run may still be using it. */
