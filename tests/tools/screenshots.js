@@ -14,20 +14,10 @@ const browser = await chromium.launch({ executablePath: chromiumPath, args: chro
 for (const path of paths) {
 	for (const width of [360, 1280]) {
 		for (const colorScheme of /** @type {const} */ (['light', 'dark'])) {
-			// bypassCSP: for the style below, which the page's policy would refuse.
-			const page = await browser.newPage({
-				viewport: { width, height: 900 },
-				colorScheme,
-				bypassCSP: true
-			});
+			const page = await browser.newPage({ viewport: { width, height: 900 }, colorScheme });
 			page.on('pageerror', (error) => console.error(`page error on /${path}: ${error.message}`));
 			await page.goto(new URL(path, baseUrl).href);
 			await page.waitForTimeout(400);
-			// A panel out of view is not painted until it comes near the view (content-visibility,
-			// app.css), and a whole-page picture does not bring it there: every panel is drawn for it.
-			await page.addStyleTag({
-				content: '.columns .panel { content-visibility: visible !important; }'
-			});
 			const file = `screenshots/${path.replace(/\/$/, '').replaceAll('/', '_') || 'home'}-${width}-${colorScheme}.png`;
 			await page.screenshot({ path: file, fullPage: true });
 			console.log(file);

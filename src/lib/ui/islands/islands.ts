@@ -17,8 +17,12 @@ let pending = false;
 function pump() {
 	pending = false;
 	const job = queue.shift();
-	if (job !== undefined) start(job);
-	if (queue.length > 0) schedule();
+	try {
+		if (job !== undefined) start(job);
+	} finally {
+		// An island that throws does not hold up those after it (its error still reaches the page).
+		if (queue.length > 0) schedule();
+	}
 }
 
 function schedule() {
