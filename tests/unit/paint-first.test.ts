@@ -57,9 +57,19 @@ function page(script: string): string {
 `;
 }
 
+/** The page's inline scripts, in the page's order. */
+function scriptsOf(html: string): string[] {
+	return [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((match) => match[1] ?? '');
+}
+
+/** The bootstrap: the script in the body. */
 function scriptOf(html: string): string {
-	const open = html.indexOf('<script>') + '<script>'.length;
-	return html.slice(open, html.indexOf('</script>', open));
+	return scriptsOf(html.slice(html.indexOf('<body'))).at(0) ?? '';
+}
+
+/** The script in the head: what holds the visitor's actions until the page has hydrated. */
+function holdOf(html: string): string {
+	return scriptsOf(html.slice(0, html.indexOf('</head>'))).at(0) ?? '';
 }
 
 /**
@@ -124,9 +134,14 @@ function run(html: string, { paintTiming = true, visibility = 'visible' } = {}) 
 			return Promise.resolve({ start: () => events.push('start') });
 		}
 	};
-	runInNewContext(scriptOf(html).replaceAll('import(', '__import('), context);
+	for (const script of scriptsOf(html))
+		runInNewContext(script.replaceAll('import(', '__import('), context);
 	return {
 		events,
+		/** Runs the tasks the page has queued (as the browser would next). */
+		tasks() {
+			for (const timer of timers.splice(0)) timer();
+		},
 		/** Dispatches an event on window, as the browser would to its listeners. */
 		dispatch(event: { type: string; [key: string]: unknown }) {
 			for (const listener of [...(listeners.get(event.type) ?? [])]) listener(event);
@@ -154,7 +169,11 @@ describe('paintFirst', () => {
 		const rewritten = paintFirst(original);
 		const script = scriptOf(rewritten);
 		expect(rewritten).not.toContain('rel="modulepreload"');
-		expect(rewritten).toContain(`script-src 'self' ${hash(script)};`);
+		// The held actions' script is in the head, before the first view; both are in the CSP.
+		const hold = holdOf(rewritten);
+		expect(hold).toContain('preventDefault');
+		expect(rewritten.indexOf(hold)).toBeLessThan(rewritten.indexOf('<p>The first view</p>'));
+		expect(rewritten).toContain(`script-src 'self' ${hash(script)} ${hash(hold)};`);
 		expect(rewritten).not.toContain(hash(scriptOf(original)));
 		for (const href of [START, APP, NODE]) expect(script).toContain(JSON.stringify(href));
 		// The rest of the page is as it was.
@@ -220,11 +239,26 @@ describe('paintFirst', () => {
 		expect(stopped).toBe(true);
 		expect(done).toEqual([]);
 		browser.dispatch({ type: HYDRATED });
-		expect(done).toEqual(['toggle Code', 'input Keys', 'click Triage']);
-		// Once hydrated, nothing is held.
+		// Not in the hydration's task: in one of its own.
+		expect(done).toEqual([]);
+		// Once hydrated, nothing is held: a click now reaches the page, and is not done twice.
 		browser.dispatch({ type: 'click', target: inside(button) });
-		browser.dispatch({ type: HYDRATED });
+		browser.tasks();
 		expect(done).toEqual(['toggle Code', 'input Keys', 'click Triage']);
+		browser.dispatch({ type: HYDRATED });
+		browser.tasks();
+		expect(done).toEqual(['toggle Code', 'input Keys', 'click Triage']);
+	});
+
+	it('stops a form’s native submission, hydrated or not (the CSP has form-action none)', () => {
+		const browser = run(paintFirst(page(bootstrap({ node_ids: true }))));
+		let stops = 0;
+		const submit = { type: 'submit', preventDefault: () => stops++ };
+		browser.dispatch(submit);
+		browser.dispatch({ type: HYDRATED });
+		browser.tasks();
+		browser.dispatch(submit);
+		expect(stops).toBe(2);
 	});
 
 	it('leaves a page with nothing prerendered (the SPA fallback) as it is', () => {

@@ -8,10 +8,15 @@
 // <meta> in the page). A page with nothing rendered on the server (the SPA fallback, 404.html) is
 // left as it is: it has nothing to paint before its scripts.
 //
-// What a visitor does before the page has hydrated is not lost: the bootstrap holds the clicks on
-// buttons and the input, change and toggle events (a disclosure opened), stops a form's native
-// submission (this site submits nothing: its CSP has form-action 'none'), and does it all again
-// once the root layout says the page has hydrated (the HYDRATED event).
+// What a visitor does before the page has hydrated is not lost: a script of its own at the end of
+// <head>, so that it runs before any of the page's fields and buttons exist (on a slow network the
+// browser paints, and a visitor can press, the first part of the document before the rest has
+// arrived), holds the clicks on buttons and the input, change and toggle events (a disclosure
+// opened), and does them again once the root layout says the page has hydrated (the HYDRATED
+// event, sent as hydration ends, so that nothing both reaches the hydrated page and is held). A
+// form's native submission is stopped always, hydrated or not: this site submits nothing (its CSP
+// has form-action 'none', and a submission the CSP refuses would lose the press; the forms' own
+// handlers still hear the submit event).
 //
 // Runs when the site is prerendered (hooks.server.ts), never in the browser. Written against the
 // markup of SvelteKit 2's render.js; if that changes shape, the build fails here rather than ship
@@ -39,20 +44,20 @@ const HYDRATES = 'node_ids: [';
  * hydration alone.
  */
 function waitForPaint(hrefs: string[]): string {
-	return `${holdUntilHydrated()}const M=${JSON.stringify(hrefs)},E=async()=>{for(const h of M){await import(h);await new Promise(n=>setTimeout(n))}},p=new Promise(g=>{let d=0;const l=()=>{if(d)return;d=1;for(const h of M){const k=document.createElement('link');k.rel='modulepreload';k.href=h;document.head.append(k)}g()};if(document.visibilityState!=='visible')return l();addEventListener('visibilitychange',l,{once:!0});setTimeout(l,4e3);if(PerformanceObserver.supportedEntryTypes?.includes('paint'))new PerformanceObserver((q,o)=>{if(q.getEntriesByName('first-contentful-paint').length){o.disconnect();setTimeout(l)}}).observe({type:'paint',buffered:!0});else requestAnimationFrame(()=>setTimeout(l))});
+	return `const M=${JSON.stringify(hrefs)},E=async()=>{for(const h of M){await import(h);await new Promise(n=>setTimeout(n))}},p=new Promise(g=>{let d=0;const l=()=>{if(d)return;d=1;for(const h of M){const k=document.createElement('link');k.rel='modulepreload';k.href=h;document.head.append(k)}g()};if(document.visibilityState!=='visible')return l();addEventListener('visibilitychange',l,{once:!0});setTimeout(l,4e3);if(PerformanceObserver.supportedEntryTypes?.includes('paint'))new PerformanceObserver((q,o)=>{if(q.getEntriesByName('first-contentful-paint').length){o.disconnect();setTimeout(l)}}).observe({type:'paint',buffered:!0});else requestAnimationFrame(()=>setTimeout(l))});
 					`;
 }
 
 /**
- * The script that holds what is done before hydration (see the top; written short): `H` holds a
- * click's button and the last input, change and toggle event of each field or disclosure, in their
- * order; a submission is stopped. On HYDRATED, each is done again (a click clicks the button again;
- * the event is sent again to its element, a toggle without bubbling, as the browser sends it) if
- * its element is still in the page.
+ * The script that holds what is done before hydration (see the top; written short, in a block of
+ * its own: it shares the page's global scope): `H` holds a click's button and the last input,
+ * change and toggle event of each field or disclosure, in their order. On HYDRATED it holds no
+ * more, and in a task of its own (not the hydration's) does each again (a click clicks the button
+ * again; the event is sent again to its element, a toggle without bubbling, as the browser sends
+ * it) if its element is still in the page. A submission is stopped, always.
  */
-function holdUntilHydrated(): string {
-	return `const H=[],h=e=>{if(e.type==='submit')return e.preventDefault();const t=e.type==='click'?e.target.closest?.('button'):e.target;if(!t)return;if(e.type!=='click'){const i=H.findIndex(w=>w[0]===t&&w[1]===e.type);if(i>=0)H.splice(i,1)}H.push([t,e.type])},K=['click','submit','input','change','toggle'];for(const k of K)addEventListener(k,h,!0);addEventListener(${JSON.stringify(HYDRATED)},()=>{for(const k of K)removeEventListener(k,h,!0);for(const[t,k]of H)if(t.isConnected)k==='click'?t.click():t.dispatchEvent(new Event(k,{bubbles:k!=='toggle'}))},{once:!0});
-					`;
+export function holdUntilHydrated(): string {
+	return `{const H=[],h=e=>{const t=e.type==='click'?e.target.closest?.('button'):e.target;if(!t)return;if(e.type!=='click'){const i=H.findIndex(w=>w[0]===t&&w[1]===e.type);if(i>=0)H.splice(i,1)}H.push([t,e.type])},K=['click','input','change','toggle'];addEventListener('submit',e=>e.preventDefault(),!0);for(const k of K)addEventListener(k,h,!0);addEventListener(${JSON.stringify(HYDRATED)},()=>{for(const k of K)removeEventListener(k,h,!0);setTimeout(()=>{for(const[t,k]of H)if(t.isConnected)k==='click'?t.click():t.dispatchEvent(new Event(k,{bubbles:k!=='toggle'}))})},{once:!0})}`;
 }
 
 /** The CSP source of a script's text, as SvelteKit writes it. */
@@ -93,8 +98,12 @@ export function paintFirst(html: string): string {
 		script.slice(importsAt, importedAt) +
 		'])).then(([kit, app]) => {' +
 		script.slice(importedAt + IMPORTED.length);
+	const hold = holdUntilHydrated();
+	const headEnd = head.lastIndexOf('</head>');
+	if (headEnd === -1) throw new Error('paintFirst: the page has no </head>');
+	const headWithHold = `${head.slice(0, headEnd)}<script>${hold}</script>\n\t${head.slice(headEnd)}`;
 	return (
-		head.replace(oldSource, hashSource(rewritten)) +
+		headWithHold.replace(oldSource, `${hashSource(rewritten)} ${hashSource(hold)}`) +
 		html.slice(body, start) +
 		rewritten +
 		html.slice(end)
