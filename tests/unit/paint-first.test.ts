@@ -85,11 +85,25 @@ function run(html: string, { paintTiming = true, visibility = 'visible' } = {}) 
 	type Entries = { getEntriesByName: (name: string) => unknown[] };
 	let observer: { callback: (list: Entries, self: Observer) => void; self: Observer } | null = null;
 	let painted = false;
+	const boxes = [
+		{ type: 'text', value: 'kid', assigned: 0 },
+		{ type: 'checkbox', value: 'on', assigned: 0 }
+	].map((box) => {
+		let value = box.value;
+		return Object.defineProperty(box, 'value', {
+			get: () => value,
+			set: (next: string) => {
+				value = next;
+				box.assigned++;
+			}
+		});
+	});
 	const context = {
 		document: {
 			currentScript: { parentElement: {} },
 			visibilityState: visibility,
 			createElement: () => ({ rel: '', href: '' }),
+			querySelectorAll: () => boxes,
 			head: {
 				append: (link: { rel: string; href: string }) => events.push(`${link.rel} ${link.href}`)
 			}
@@ -138,6 +152,7 @@ function run(html: string, { paintTiming = true, visibility = 'visible' } = {}) 
 		runInNewContext(script.replaceAll('import(', '__import('), context);
 	return {
 		events,
+		boxes,
 		/** Runs the tasks the page has queued (as the browser would next). */
 		tasks() {
 			for (const timer of timers.splice(0)) timer();
@@ -197,6 +212,16 @@ describe('paintFirst', () => {
 			`import ${START}`,
 			`import ${APP}`,
 			'start'
+		]);
+	});
+
+	it('gives each text box its value again just before hydration, and no other box', async () => {
+		const browser = run(paintFirst(page(bootstrap({ node_ids: true }))));
+		expect(browser.boxes.map((box) => box.assigned)).toEqual([0, 0]);
+		await browser.paint();
+		expect(browser.boxes.map((box) => [box.value, box.assigned])).toEqual([
+			['kid', 1],
+			['on', 0]
 		]);
 	});
 

@@ -18,6 +18,15 @@
 // has form-action 'none', and a submission the CSP refuses would lose the press; the forms' own
 // handlers still hear the submit event).
 //
+// A text box's value is made its own (given to it again) just before the page hydrates: Svelte,
+// once it has hydrated a box, takes its prerendered value attribute (a text area: its prerendered
+// text) away in a microtask, and a box whose value is still that attribute's then loses its value
+// for an instant and gets it back with the caret at its end: a box selected before then (to be
+// typed over, as a field's text is) had its selection undone, and the typing was added to the old
+// text. A box whose value is its own keeps it, and its selection, when the attribute goes. The
+// islands hydrate later (ui/islands), so the time between a press and its box's hydration is no
+// longer an instant.
+//
 // Runs when the site is prerendered (hooks.server.ts), never in the browser. Written against the
 // markup of SvelteKit 2's render.js; if that changes shape, the build fails here rather than ship
 // a page whose policy refuses its own bootstrap (and the e2e suite fails on a CSP violation).
@@ -41,10 +50,10 @@ const HYDRATES = 'node_ids: [';
  * they download at once, not import by import. Where the browser reports no paint timing, it waits
  * for the first frame. Then `E` runs the modules one by one, each in a task of its own (a module
  * runs whatever it imports first), so that SvelteKit finds them run and its hydration is a task of
- * hydration alone.
+ * hydration alone. `D`, just before hydration: each text box's value is made its own (see below).
  */
 function waitForPaint(hrefs: string[]): string {
-	return `const M=${JSON.stringify(hrefs)},E=async()=>{for(const h of M){await import(h);await new Promise(n=>setTimeout(n))}},p=new Promise(g=>{let d=0;const l=()=>{if(d)return;d=1;for(const h of M){const k=document.createElement('link');k.rel='modulepreload';k.href=h;document.head.append(k)}g()};if(document.visibilityState!=='visible')return l();addEventListener('visibilitychange',l,{once:!0});setTimeout(l,4e3);if(PerformanceObserver.supportedEntryTypes?.includes('paint'))new PerformanceObserver((q,o)=>{if(q.getEntriesByName('first-contentful-paint').length){o.disconnect();setTimeout(l)}}).observe({type:'paint',buffered:!0});else requestAnimationFrame(()=>setTimeout(l))});
+	return `const M=${JSON.stringify(hrefs)},D=()=>{for(const i of document.querySelectorAll('input,textarea'))if(!/^(checkbox|radio|file|hidden|button|submit|reset|image|range|color)$/.test(i.type))i.value=i.value},E=async()=>{for(const h of M){await import(h);await new Promise(n=>setTimeout(n))}},p=new Promise(g=>{let d=0;const l=()=>{if(d)return;d=1;for(const h of M){const k=document.createElement('link');k.rel='modulepreload';k.href=h;document.head.append(k)}g()};if(document.visibilityState!=='visible')return l();addEventListener('visibilitychange',l,{once:!0});setTimeout(l,4e3);if(PerformanceObserver.supportedEntryTypes?.includes('paint'))new PerformanceObserver((q,o)=>{if(q.getEntriesByName('first-contentful-paint').length){o.disconnect();setTimeout(l)}}).observe({type:'paint',buffered:!0});else requestAnimationFrame(()=>setTimeout(l))});
 					`;
 }
 
@@ -94,9 +103,9 @@ export function paintFirst(html: string): string {
 	const rewritten =
 		script.slice(0, importsAt) +
 		waitForPaint(hrefs) +
-		'p.then(E).then(() => ' +
+		'p.then(E).then(() => (D(), ' +
 		script.slice(importsAt, importedAt) +
-		'])).then(([kit, app]) => {' +
+		']))).then(([kit, app]) => {' +
 		script.slice(importedAt + IMPORTED.length);
 	const hold = holdUntilHydrated();
 	const headEnd = head.lastIndexOf('</head>');
