@@ -1,11 +1,10 @@
 import { fileURLToPath } from 'node:url';
 import { sveltekit } from '@sveltejs/kit/vite';
 import { svelteTesting } from '@testing-library/svelte/vite';
-import type { Plugin } from 'vite';
+import { runnerImport, type Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import { paraglideVitePlugin } from '@inlang/paraglide-js';
 import { DEPLOYMENTS, type Region } from './src/lib/account-api/deployments.ts';
-import { openApiDocument } from './src/lib/account-api/openapi.ts';
 import { localeVariants, scanVariantsAsTheirFiles } from './src/lib/i18n/locale-variants.ts';
 import { sandboxServerAsset } from './src/lib/sandbox/server/bundle.js';
 import settings from './project.inlang/settings.json' with { type: 'json' };
@@ -87,8 +86,13 @@ function openApiAsset(): Plugin {
 	return {
 		name: 'openapi-asset',
 		applyToEnvironment: (environment) => environment.name === 'client',
-		generateBundle() {
-			const document = openApiDocument({
+		// Loaded through Vite's module runner at build time rather than imported by this file: the core's
+		// imports carry no extension, which the config's own loader warns about on every command.
+		async generateBundle() {
+			const { module } = await runnerImport<typeof import('./src/lib/account-api/openapi.ts')>(
+				fileURLToPath(new URL('./src/lib/account-api/openapi.ts', import.meta.url))
+			);
+			const document = module.openApiDocument({
 				domestic: baseUrl('domestic'),
 				overseas: baseUrl('overseas')
 			});
