@@ -19,6 +19,12 @@ const config = {
 		runes: true
 	},
 	kit: {
+		// Every page's styles in a <style> of its own: the first paint waits for the document alone,
+		// not for a stylesheet request too. Hash mode adds each page's <style> hash to style-src.
+		inlineStyleThreshold: Infinity,
+		// Registered by the root layout once the page is idle (register-when-idle.ts), not on `load`:
+		// the install downloads the whole build, which would compete with the page's own scripts.
+		serviceWorker: { register: false },
 		adapter: adapter({
 			// GitHub Pages answers unknown paths with 404.html: the SPA fallback renders our error page there.
 			fallback: '404.html',
@@ -43,17 +49,20 @@ const config = {
 				// Nothing loads from anywhere but this origin unless a directive below says so.
 				'default-src': ['self'],
 				'script-src': ['self'],
-				// Svelte scopes styles into emitted CSS files. The one inline style is the style="" of
-				// Kit's route announcer: 'unsafe-hashes' with its hash allows exactly that attribute and no
-				// other (an e2e test fails on any CSP violation, so a Kit upgrade that changes it is caught).
+				// Each page's <style> (inlineStyleThreshold) is allowed by the hash Kit adds for it. The one
+				// inline style attribute is the style="" of Kit's route announcer: 'unsafe-hashes' with its
+				// hash allows exactly that attribute and no other (an e2e test fails on any CSP violation,
+				// so a Kit upgrade that changes it is caught).
 				'style-src': [
 					'self',
 					'unsafe-hashes',
 					'sha256-S8qMpvofolR8Mpjy4kQvEm7m1q8clzU4dfDH0AmvZjo='
 				],
 				// Our own images, plus an avatar from a response, which the service serves from its CDN
-				// over https (the page shows only http(s) avatar URLs; an image cannot run script).
-				'img-src': ['self', 'https:'],
+				// over https (the page shows only http(s) avatar URLs; an image cannot run script), and
+				// data: for the site's icon, written into each page (hooks.server.ts) so that it is no
+				// request of its own.
+				'img-src': ['self', 'https:', 'data:'],
 				// Signing happens in this tab; the only requests are the ones a user sends. The Direct target
 				// calls the service over https; the Proxy target calls a relay the user names, which may be
 				// deployed on any https host, or run locally with `npm run proxy` over plain http. So: any

@@ -16,23 +16,42 @@ function baseUrl(region: Region): string {
 }
 
 /**
- * Modules every page loads: Svelte's runtime and Kit's client (all the packages the browser gets),
- * the bundler's helpers (Vite's preloading of a lazy module's CSS, Rolldown's runtime), and the
- * frame's language-neutral modules (which language a URL is in, the offer of the Chinese page, how a
- * message splits into text and code).
+ * Packages the browser loads only on demand (a dynamic import): kept out of the chunk every page
+ * loads. fflate (the Bruno collection's zip, on first download) ran its table set-up on every page.
+ */
+const ON_DEMAND_PACKAGES = /[\\/]node_modules[\\/]fflate[\\/]/;
+
+/**
+ * Modules every page loads: Svelte's runtime and Kit's client (all the packages the browser gets
+ * with the page, not those of ON_DEMAND_PACKAGES), the bundler's helpers (Vite's preloading of a
+ * lazy module's CSS, Rolldown's runtime), the frame's language-neutral modules (which language a
+ * URL is in, the offer of the Chinese page, how a message splits into text and code), and the
+ * small language-neutral modules that most pages use: the page helpers (the tab's state, hand-overs,
+ * hydration), the ui folder's logic (islands, clocks, loading, plain numbers and times), and the
+ * core's errors, encodings, ts and nonce. Each would otherwise be a file of its own or one of a few
+ * hundred bytes, shared by a different set of pages; one file compresses better (issue 27: / within
+ * 2.45 times a bare page).
  */
 function onEveryPage(id: string): boolean {
 	return (
-		/[\\/]node_modules[\\/]/.test(id) ||
+		(/[\\/]node_modules[\\/]/.test(id) && !ON_DEMAND_PACKAGES.test(id)) ||
 		/^\0(?:vite\/preload-helper|rolldown\/runtime)/.test(id) ||
-		/[\\/]src[\\/]lib[\\/]i18n[\\/](?:locale|offer|rich)\.ts$/.test(id) ||
+		/[\\/]src[\\/]lib[\\/]i18n[\\/](?:locale|offer|rich|text|plain-format)\.ts$/.test(id) ||
+		/[\\/]src[\\/]lib[\\/]pages[\\/](?:handoff|tab\.svelte|hydrated|register-when-idle)\.ts$/.test(
+			id
+		) ||
+		/[\\/]src[\\/]lib[\\/]ui[\\/](?:islands[\\/])?[\w-]+(?:\.svelte)?\.ts$/.test(id) ||
+		/[\\/]src[\\/]lib[\\/]mac[\\/](?:errors|encoding|ts-nonce)\.ts$/.test(id) ||
 		/[\\/]project\.inlang[\\/]settings\.json$/.test(id)
 	);
 }
 
-// The site's frame and the small components that most pages show with it, compiled per language.
+// The site's frame and the small components that most pages show with it, compiled per language:
+// the islands' parts, fields, notes, copy buttons, what loads a part on first use, the base string
+// step by step (signing and verifying) with its marks. One file per language: split by which pages
+// use which, they were files of a few hundred bytes to 2 kB each (issue 27: the weight of /).
 const FRAME =
-	/[\\/]src[\\/]lib[\\/](?:pages[\\/]Frame|i18n[\\/](?:Rich|LanguageSwitch)|ui[\\/](?:ClearEverything|ScrollRegion))(?:\.locale~([\w-]+))?\.svelte$/;
+	/[\\/]src[\\/]lib[\\/](?:pages[\\/](?:Frame|SiteHeader)|i18n[\\/](?:Rich|LanguageSwitch)|ui[\\/](?:ClearEverything|ScrollRegion|islands[\\/]Island\w*|CopyButton|FieldNote|TextField|Lazy|LoadBar|Visible|MacKeyField)|playground[\\/]BaseStringSteps)(?:\.locale~([\w-]+))?\.svelte$/;
 
 /**
  * One chunk per language for the frame and those components (each is used by a different set of
@@ -120,6 +139,14 @@ export default defineConfig({
 		rolldownOptions: { plugins: [scanVariantsAsTheirFiles()] }
 	},
 	build: {
+		// Vite preloads, with each lazily loaded module, the modules it imports: their URLs, for every
+		// page and part of the site, made the entry every page loads 2.5 kB (gzip). Only stylesheets
+		// are listed now (a part's styles load with it); a part's scripts arrive as its imports ask
+		// (and a page's own all at once: pages/paint-first.ts).
+		modulePreload: {
+			resolveDependencies: (_file, dependencies) =>
+				dependencies.filter((dependency) => dependency.endsWith('.css'))
+		},
 		rolldownOptions: {
 			output: {
 				codeSplitting: {

@@ -13,7 +13,11 @@ const PROXY_SETTING_KEY = 'mac-playground:proxy-setting';
 /** Sending the playground's request: the target, the retries after server_error, and what came back. */
 export class Sender implements SendState {
 	target = $state<Target>('sandbox');
-	proxySetting = $state('http://127.0.0.1:8787/');
+	/** The relay address typed on this device, or null until one is (then it is remembered). */
+	#typedProxySetting = $state<string | null>(null);
+	/** What was remembered, read on first use: not as the page hydrates (storage is a wait on the
+	 * browser's other process), but when the Send panel or the Proxy target needs it. */
+	#rememberedProxySetting: string | undefined;
 	omitAuthorization = $state(false);
 	busy = $state(false);
 	result = $state.raw<SendResult | null>(null);
@@ -41,7 +45,14 @@ export class Sender implements SendState {
 		this.#playground = playground;
 		this.#sandbox = sandbox;
 		this.#storage = storage;
-		this.proxySetting = storage?.getItem(PROXY_SETTING_KEY) ?? this.proxySetting;
+	}
+
+	/** The relay's address: the one typed, else the one remembered on this device, else the local one. */
+	get proxySetting(): string {
+		if (this.#typedProxySetting !== null) return this.#typedProxySetting;
+		this.#rememberedProxySetting ??=
+			this.#storage?.getItem(PROXY_SETTING_KEY) ?? 'http://127.0.0.1:8787/';
+		return this.#rememberedProxySetting;
 	}
 
 	// .by: the playground is set in the constructor, after the fields are made.
@@ -81,7 +92,7 @@ export class Sender implements SendState {
 
 	/** The relay address is not a secret: it is remembered on this device. */
 	setProxySetting(text: string): void {
-		this.proxySetting = text;
+		this.#typedProxySetting = text;
 		this.#storage?.setItem(PROXY_SETTING_KEY, text);
 	}
 
