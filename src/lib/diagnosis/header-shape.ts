@@ -27,8 +27,9 @@ export interface Shape {
 	ts: ShapeTs;
 }
 
-const SEPARATORS: readonly ShapeSeparator[] = ['comma', 'comma-space', 'other'];
-const NONCES: readonly ShapeNonce[] = [
+/** The styles of each part of a shape, in the order of their bits (fast-parse.ts reads them too). */
+export const SEPARATORS: readonly ShapeSeparator[] = ['comma', 'comma-space', 'other'];
+export const NONCES: readonly ShapeNonce[] = [
 	'other',
 	'base64-16',
 	'letters-16',
@@ -37,7 +38,13 @@ const NONCES: readonly ShapeNonce[] = [
 	'php-sample',
 	'go-sample'
 ];
-const TS_STYLES: readonly ShapeTs[] = ['other', 'padded', 'unpadded', 'ten-digits', 'milliseconds'];
+export const TS_STYLES: readonly ShapeTs[] = [
+	'other',
+	'padded',
+	'unpadded',
+	'ten-digits',
+	'milliseconds'
+];
 
 // The bits of a shape: separator (2), unusual order, ext, a bare value, nonce (3), ts (3), unreadable.
 const SEPARATOR_MASK = 0b11;

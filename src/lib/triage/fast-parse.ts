@@ -5,8 +5,9 @@
 // answer what the core would: tests/unit/triage-fast-parse.test.ts compares them on random and
 // hostile input.
 import type { MacHeaderParams } from '$lib/mac';
-import { decodeShape, type Shape } from '$lib/diagnosis/likely-client';
+import { decodeShape } from '$lib/diagnosis/likely-client';
 import { SAMPLE_NONCES } from '$lib/diagnosis/client-profiles';
+import { NONCES, SEPARATORS, TS_STYLES } from '$lib/diagnosis/header-shape';
 
 const COMMA = 0x2c;
 const SPACE = 0x20;
@@ -91,8 +92,7 @@ export function fastAuthorization(header: string, out?: ShapeOut): MacHeaderPara
 		// Mixed separators are 'other' (2), as headerShape counts them.
 		const separator = commas > 0 && commaSpaces > 0 ? 2 : commaSpaces > 0 ? 1 : 0;
 		out.shape = SHAPE_OF[
-			((((separator * 2 + (usualOrder ? 0 : 1)) * 2 + (ext === undefined ? 0 : 1)) *
-				NONCE_STYLES.length +
+			((((separator * 2 + (usualOrder ? 0 : 1)) * 2 + (ext === undefined ? 0 : 1)) * NONCES.length +
 				nonceStyleOf(nonce)) *
 				TS_STYLES.length +
 				tsStyleOf(ts)) as number
@@ -106,39 +106,21 @@ export function fastAuthorization(header: string, out?: ShapeOut): MacHeaderPara
 // itself is looked up among those decodeShape reads back, so that its bits stay header-shape.ts's.
 // tests/unit/triage-fast-parse.test.ts holds the two to the same answers.
 
-const SEPARATOR_NAMES: readonly Shape['separator'][] = ['comma', 'comma-space', 'other'];
-const NONCE_STYLES: readonly Shape['nonce'][] = [
-	'other',
-	'base64-16',
-	'letters-16',
-	'decimal',
-	'shell-sample',
-	'php-sample',
-	'go-sample'
-];
-const TS_STYLES: readonly Shape['ts'][] = [
-	'other',
-	'padded',
-	'unpadded',
-	'ten-digits',
-	'milliseconds'
-];
-
 /**
  * headerShape's integer of a readable, quoted header, by separator, order, ext, nonce style and ts
- * style (in the orders above): the lowest integer decodeShape reads back as those features, which
+ * style (in the orders header-shape.ts gives them): the lowest integer decodeShape reads back as those features, which
  * is the one headerShape writes.
  */
 const SHAPE_OF = (() => {
-	const table = new Int32Array(3 * 2 * 2 * NONCE_STYLES.length * TS_STYLES.length).fill(-1);
+	const table = new Int32Array(3 * 2 * 2 * NONCES.length * TS_STYLES.length).fill(-1);
 	for (let shape = 4095; shape >= 0; shape--) {
 		const features = decodeShape(shape);
 		if (!features.readable || !features.quoted) continue;
 		const index =
-			(((SEPARATOR_NAMES.indexOf(features.separator) * 2 + (features.usualOrder ? 0 : 1)) * 2 +
+			(((SEPARATORS.indexOf(features.separator) * 2 + (features.usualOrder ? 0 : 1)) * 2 +
 				(features.ext ? 1 : 0)) *
-				NONCE_STYLES.length +
-				NONCE_STYLES.indexOf(features.nonce)) *
+				NONCES.length +
+				NONCES.indexOf(features.nonce)) *
 				TS_STYLES.length +
 			TS_STYLES.indexOf(features.ts);
 		table[index] = shape;
@@ -151,7 +133,7 @@ const BASE64 = new Uint8Array(128);
 for (const char of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/')
 	BASE64[char.charCodeAt(0)] = 1;
 
-/** The nonce's style, as an index of NONCE_STYLES. */
+/** The nonce's style, as an index of NONCES. */
 function nonceStyleOf(nonce: string): number {
 	const length = nonce.length;
 	const first = nonce.charCodeAt(0);
