@@ -26,17 +26,24 @@ import {
 	changedWork,
 	type Changes
 } from './input-fields';
+import { TextTable, Utf8Scratch } from './text-table';
 
 /**
  * An HMAC as the core's hmac() computes it: the key (text as UTF-8, or bytes as they are), the
  * text as UTF-8, SHA-1 or SHA-256. It must throw (or reject) where hmac() does, on an empty key. A
  * triage of many mismatches passes a synchronous one that keeps each key's state.
  */
-export type DigestSigner = (
+export type DigestSigner = ((
 	key: string | Uint8Array,
 	text: string,
 	hash: HashName
-) => Digest | Promise<Digest>;
+) => Digest | Promise<Digest>) & {
+	/**
+	 * The same, synchronously, for a text given as the `length` bytes of its UTF-8 at the start of
+	 * `bytes` (with room after them that it may overwrite): the search has written them already.
+	 */
+	utf8?: (key: string | Uint8Array, bytes: Uint8Array, length: number, hash: HashName) => Digest;
+};
 
 /**
  * The work one diagnosis may do, counted in units of roughly equal time: a variant costs HASH_COST
@@ -145,9 +152,11 @@ function encodingIndex(encoding: DigestEncoding): number {
 
 /** The base strings tried under one key, by hash. */
 interface Lanes {
-	sha1?: Map<string, TriedText>;
-	sha256?: Map<string, TriedText>;
+	sha1?: TextTable<TriedText>;
+	sha256?: TextTable<TriedText>;
 }
+
+const newEntry = (): TriedText => ({ encodings: 0 });
 
 interface TriedText {
 	/** The encodings of this digest compared so far, one bit each. */
@@ -175,6 +184,9 @@ export class Tried {
 	readonly #byKey = new Map<string | Uint8Array, Lanes>();
 	/** The distinct variants claimed: the expected one first. */
 	count = 0;
+	/** The UTF-8 of the base string looked up last, and the entry it belongs to. */
+	readonly #utf8 = new Utf8Scratch();
+	#written: TriedText | undefined;
 	constructor(readonly sign: DigestSigner) {}
 
 	/** The base strings tried under `key`. */
@@ -196,12 +208,10 @@ export class Tried {
 	/** The entry of this base string signed with the inputs' key and hash. */
 	entry({ key, hash }: SigningInputs, text: string): TriedText {
 		const lanes = this.#lanes(key);
-		const texts = hash === 'SHA-1' ? (lanes.sha1 ??= new Map()) : (lanes.sha256 ??= new Map());
-		let entry = texts.get(text);
-		if (entry === undefined) {
-			entry = { encodings: 0 };
-			texts.set(text, entry);
-		}
+		const texts =
+			hash === 'SHA-1' ? (lanes.sha1 ??= new TextTable()) : (lanes.sha256 ??= new TextTable());
+		const entry = texts.find(text, this.#utf8.write(text), newEntry);
+		this.#written = entry;
 		return entry;
 	}
 
@@ -219,7 +229,14 @@ export class Tried {
 
 	/** The digest of a claimed entry's text with the inputs' key and hash, signed once. */
 	digest(inputs: SigningInputs, text: string, entry: TriedText): Digest | Promise<Digest> {
-		return (entry.digest ??= this.sign(inputs.key, text, inputs.hash));
+		if (entry.digest !== undefined) return entry.digest;
+		const { utf8 } = this.sign;
+		// The entry looked up last has its UTF-8 at hand: signed from it, not encoded again.
+		if (utf8 !== undefined && this.#written === entry) {
+			const { bytes, length } = this.#utf8;
+			return (entry.digest = utf8(inputs.key, bytes, length, inputs.hash));
+		}
+		return (entry.digest = this.sign(inputs.key, text, inputs.hash));
 	}
 }
 

@@ -14,6 +14,8 @@ import type { DigestSigner } from '$lib/diagnosis/diagnose';
 import { base64Of, HmacSha1 } from './sha1';
 import type { HmacEngine } from '../types';
 
+type HashName = Parameters<DigestSigner>[2];
+
 /**
  * Whether a base string signed with one mac_key gives `mac` (the header's, trimmed): true exactly
  * when `mac` is the Base64 of the HMAC-SHA-1.
@@ -82,48 +84,57 @@ class LazyDigest implements Digest {
  * empty key.
  */
 export function syncDigests(engine: 'own' | 'noble' = 'own'): DigestSigner {
-	const keyed = new Map<string, (text: string) => Uint8Array<ArrayBuffer>>();
+	const keyed = new Map<string, KeyedSigner>();
 	// The same signers by the key as given (a text key by its text, key bytes by identity) and hash:
 	// a diagnosis alternates between a few keys hundreds of times, and this spares each switch
 	// writing the key's id (and hashing it) to look it up.
 	const byKey = { 'SHA-1': new Map(), 'SHA-256': new Map() } satisfies Record<
-		Parameters<DigestSigner>[2],
-		Map<string | Uint8Array, (text: string) => Uint8Array<ArrayBuffer>>
+		HashName,
+		Map<string | Uint8Array, KeyedSigner>
 	>;
 	// The last key and hash asked for, and their signer: a diagnosis signs runs of variants with one
 	// key.
 	let lastKey: string | Uint8Array | undefined;
-	let lastHash: Parameters<DigestSigner>[2] | undefined;
-	let lastSign: ((text: string) => Uint8Array<ArrayBuffer>) | undefined;
-	return (key, text, hash) => {
-		if (lastSign !== undefined && key === lastKey && hash === lastHash)
-			return new LazyDigest(lastSign(text));
-		let sign = byKey[hash].get(key);
-		if (sign === undefined) {
+	let lastHash: HashName | undefined;
+	let last: KeyedSigner | undefined;
+	const signerFor = (key: string | Uint8Array, hash: HashName): KeyedSigner => {
+		if (last !== undefined && key === lastKey && hash === lastHash) return last;
+		let signer = byKey[hash].get(key);
+		if (signer === undefined) {
 			if (key.length === 0) throw new MacInputError('mac_key', { code: 'empty_key', params: {} });
 			const id = `${hash}\u0000${typeof key === 'string' ? `t${key}` : byteKeyId(key)}`;
-			sign = keyed.get(id);
-			if (sign === undefined) {
+			signer = keyed.get(id);
+			if (signer === undefined) {
 				if (keyed.size >= MAX_KEYED) {
 					keyed.clear();
 					byKey['SHA-1'].clear();
 					byKey['SHA-256'].clear();
 				}
 				const bytes = typeof key === 'string' ? utf8Bytes(key) : key;
-				sign =
+				signer =
 					hash === 'SHA-1' && engine === 'own'
-						? ownBytes(bytes)
-						: nobleBytes(hash === 'SHA-256' ? sha256 : sha1, bytes);
-				keyed.set(id, sign);
+						? ownKeyed(bytes)
+						: nobleKeyed(hash === 'SHA-256' ? sha256 : sha1, bytes);
+				keyed.set(id, signer);
 			}
 			if (byKey[hash].size >= MAX_KEYED) byKey[hash].clear();
-			byKey[hash].set(key, sign);
+			byKey[hash].set(key, signer);
 		}
 		lastKey = key;
 		lastHash = hash;
-		lastSign = sign;
-		return new LazyDigest(sign(text));
+		last = signer;
+		return signer;
 	};
+	const sign: DigestSigner = (key, text, hash) => new LazyDigest(signerFor(key, hash).text(text));
+	sign.utf8 = (key, bytes, length, hash) =>
+		new LazyDigest(signerFor(key, hash).utf8(bytes, length));
+	return sign;
+}
+
+/** One key's HMAC: of a text, or of UTF-8 bytes with room after them to pad into. */
+interface KeyedSigner {
+	text(text: string): Uint8Array<ArrayBuffer>;
+	utf8(bytes: Uint8Array, length: number): Uint8Array<ArrayBuffer>;
 }
 
 /** Key bytes written out once each: a diagnosis passes the same decoded key for many variants. */
@@ -137,26 +148,32 @@ function byteKeyId(key: Uint8Array): string {
 	return id;
 }
 
-function ownBytes(key: Uint8Array): (text: string) => Uint8Array<ArrayBuffer> {
+function ownKeyed(key: Uint8Array): KeyedSigner {
 	const keyed = new HmacSha1(key);
-	return (text) => keyed.sign(text).bytes();
+	return {
+		text: (text) => keyed.sign(text).bytes(),
+		utf8: (bytes, length) => keyed.signUtf8(bytes, length).bytes()
+	};
 }
 
-function nobleBytes(
-	hash: typeof sha1 | typeof sha256,
-	key: Uint8Array
-): (text: string) => Uint8Array<ArrayBuffer> {
+function nobleKeyed(hash: typeof sha1 | typeof sha256, key: Uint8Array): KeyedSigner {
 	const state: Keyed = nobleHmac.create(hash, key);
 	const scratch = state._cloneInto();
-	return (text) => {
+	const utf8 = (bytes: Uint8Array, length: number) => {
 		state._cloneInto(scratch);
-		if (text.length * 3 <= scratchText.length) {
-			const { written } = encoder.encodeInto(text, scratchText);
-			scratch.update(scratchText.subarray(0, written));
-		} else scratch.update(utf8Bytes(text));
-		const bytes = new Uint8Array(scratch.outputLen);
-		scratch.digestInto(bytes);
-		return bytes;
+		scratch.update(bytes.subarray(0, length));
+		const digest = new Uint8Array(scratch.outputLen);
+		scratch.digestInto(digest);
+		return digest;
+	};
+	return {
+		text(text) {
+			if (text.length * 3 <= scratchText.length)
+				return utf8(scratchText, encoder.encodeInto(text, scratchText).written);
+			const bytes = utf8Bytes(text);
+			return utf8(bytes, bytes.length);
+		},
+		utf8
 	};
 }
 

@@ -5,6 +5,7 @@
 // digest is compared with a `mac` as its five words: no Base64 is written for a request that
 // matches. tests/unit/triage-sha1.test.ts holds it to node:crypto and @noble/hashes.
 
+import { ENCODE_INTO_IS_CHEAP, utf8Into } from '$lib/mac/utf8-into';
 import { compress } from './sha1-compress';
 
 const BLOCK = 64;
@@ -47,17 +48,6 @@ function writeWords(words: Int32Array, into: Uint8Array, offset = 0): void {
 	}
 }
 
-const encoder = new TextEncoder();
-/**
- * Whether TextEncoder.encodeInto costs less than copying ASCII a character at a time. In Node it is
- * a builtin of V8's and about 4 times faster than the copy on a 110-character base string (50
- * against 230 ns); in Chromium it goes through the page's bindings and is 1.5 to 3 times slower
- * (0.5–0.9 against 0.3 µs), so a browser (the triage's workers) copies ASCII itself and encodes
- * only the rest.
- */
-const ENCODE_INTO_IS_CHEAP =
-	typeof (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node ===
-	'string';
 /** The UTF-8 of each message and its padding; grown (never shrunk) for a longer one. */
 let message = new Uint8Array(4096);
 /** The outer hash's one block: the inner digest and its padding. */
@@ -96,18 +86,14 @@ export class HmacSha1 {
 	sign(text: string): this {
 		if (text.length * 3 + BLOCK + 8 > message.length)
 			message = new Uint8Array(text.length * 3 + BLOCK + 8);
-		const bytes = message;
-		let length = text.length;
-		if (this.#encodeInto) length = encoder.encodeInto(text, bytes).written;
-		else
-			for (let i = 0; i < length; i++) {
-				const code = text.charCodeAt(i);
-				if (code >= 0x80) {
-					length = encoder.encodeInto(text, bytes).written;
-					break;
-				}
-				bytes[i] = code;
-			}
+		return this.signUtf8(message, utf8Into(text, message, this.#encodeInto));
+	}
+
+	/**
+	 * Signs the `length` bytes at the start of `bytes`, which has room for 72 more (they are
+	 * overwritten with the padding); the digest is then in `digest`.
+	 */
+	signUtf8(bytes: Uint8Array, length: number): this {
 		const padded = pad(bytes, length, BLOCK);
 		const state = this.digest;
 		state.set(this.#inner);
