@@ -46,6 +46,11 @@ export interface DiagnoseOptions {
 	hmac?: DigestSigner;
 	/** The work the search may do (see DIAGNOSIS_BUDGET); only tests set another. */
 	budget?: number;
+	/**
+	 * Only the first explanation is wanted (the triage's mistake id): with a synchronous `hmac`,
+	 * the search ends at it, and `explanations` holds it alone.
+	 */
+	first?: boolean;
 }
 
 /**
@@ -91,7 +96,8 @@ export async function diagnose(
 		context,
 		customerMac,
 		tried,
-		options.budget
+		options.budget,
+		{ first: options.first === true }
 	);
 	const explanations = reproductions(search.found);
 	base.variantsTried = tried.count;

@@ -248,6 +248,8 @@ class Trial {
 	spent = 0;
 	/** Whether the budget ran out: the variants after that point were not tried. */
 	stopped = false;
+	/** Whether the search ends here, with `first`, at a reproduction found. */
+	#done = false;
 	readonly #found: (Found | null)[] = [];
 	readonly #pending: Promise<void>[] = [];
 	/**
@@ -259,12 +261,17 @@ class Trial {
 	constructor(
 		readonly customerMac: string,
 		readonly tried: Tried,
-		readonly budget: number
+		readonly budget: number,
+		/** Whether the first reproduction found ends the search (a synchronous signer's). */
+		readonly first = false
 	) {}
 
-	/** Counts `work` against the budget: false, and stopped, once it is spent. */
+	/**
+	 * Counts `work` against the budget: false, and stopped, once it is spent; false too once the
+	 * search is done.
+	 */
 	spend(work: number): boolean {
-		if (this.stopped) return false;
+		if (this.stopped || this.#done) return false;
 		this.spent += work;
 		if (this.spent > this.budget) this.stopped = true;
 		return !this.stopped;
@@ -362,8 +369,11 @@ class Trial {
 						this.#found[index] = found(inputs, text, mistake, candidate, first);
 				})
 			);
-		else if (sameBytes(digest.bytes, target))
+		else if (sameBytes(digest.bytes, target)) {
 			this.#found[index] = found(inputs, text, mistake, candidate, first);
+			// Tried in the order a whole search names them, nothing before it pending: the first.
+			if (this.first && this.#pending.length === 0) this.#done = true;
+		}
 		return true;
 	}
 
@@ -399,13 +409,6 @@ export interface SearchResult {
 	stopped: boolean;
 }
 
-/**
- * Every mistake alone, then (when none reproduces the mac) every pair of mistakes of different
- * slots, the later one applied to the earlier one's result; only variants whose hash and encoding
- * can produce a mac shaped like the customer's are signed. Stops where the budget runs out, with
- * what was found until then: the likeliest of those is the one a whole search would name first.
- * `correct` is what the request signs, tried already.
- */
 /** A mistake alone: its candidate, what it signs, and what it changed of the correct inputs. */
 interface Single {
 	part: Part;
@@ -413,14 +416,24 @@ interface Single {
 	changed: Changes;
 }
 
+/**
+ * Every mistake alone, then (when none reproduces the mac) every pair of mistakes of different
+ * slots, the later one applied to the earlier one's result; only variants whose hash and encoding
+ * can produce a mac shaped like the customer's are signed. Stops where the budget runs out, with
+ * what was found until then: the likeliest of those is the one a whole search would name first.
+ * `correct` is what the request signs, tried already. With `first`, a synchronous signer's first
+ * reproduction ends the search: it is the one the whole search would name first (the singles and
+ * the pairs are tried from the likeliest), and a caller that needs only its id saves the rest.
+ */
 export async function searchMistakes(
 	correct: Made,
 	context: MistakeContext,
 	customerMac: string,
 	tried: Tried,
-	budget = DIAGNOSIS_BUDGET
+	budget = DIAGNOSIS_BUDGET,
+	{ first = false }: { first?: boolean } = {}
 ): Promise<SearchResult> {
-	const trial = new Trial(customerMac, tried, budget);
+	const trial = new Trial(customerMac, tried, budget, first);
 	// What the request signs, in the shape of every variant made from it.
 	correct = { ...correct, inputs: sameShape(correct.inputs) };
 	// Each mistake's variants alone, by its place in the catalogue: the first halves of the pairs,

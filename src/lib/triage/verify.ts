@@ -208,7 +208,11 @@ function unreadableCheck(unreadable: Unreadable, request: LoggedRequest): Checke
  */
 export async function diagnoseMistake(input: DiagnoseInput, hmac?: DigestSigner): Promise<string> {
 	try {
-		const diagnosis = await diagnose(input, hmac === undefined ? {} : { hmac });
+		// Only the first explanation's id is kept: the search may end at it.
+		const diagnosis = await diagnose(
+			input,
+			hmac === undefined ? { first: true } : { hmac, first: true }
+		);
 		if (diagnosis.verdict === 'stopped') return DIAGNOSIS_STOPPED;
 		return diagnosis.explanations[0]?.id ?? UNEXPLAINED;
 	} catch {
