@@ -2,6 +2,9 @@
 // workers that finish in any order, and put back together. Its answer must be the one-thread
 // engine's, verdict for verdict and count for count, however the log is cut and whichever worker
 // finishes first: the engine (triage(), already proven against the planted log) is the oracle.
+import { mkdtemp, open as openFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -18,7 +21,8 @@ import {
 } from '$lib/triage';
 import { ndjsonLine } from '$lib/triage/exports';
 import { LineSplitter } from '$lib/read/text-source';
-import { LineChunker, countLines, cut, plan } from '$lib/triage/pool/line-chunks';
+import { LineChunker, countLines, cut, plan, type LinePart } from '$lib/triage/pool/line-chunks';
+import { lineBlocks } from '$lib/triage/node/line-blocks';
 import {
 	poolSize,
 	runPool,
@@ -125,6 +129,28 @@ async function pooled(
 	return { summary, records, written };
 }
 
+/** Every byte of `bytes` once, in order, in parts of whole lines numbered as the whole-file reader numbers them. */
+function expectWholeLines(text: string, bytes: Uint8Array, parts: LinePart[]): void {
+	// Every byte once, in order.
+	const joined = parts.flatMap((part) => [...part.bytes]);
+	expect(joined).toEqual([...bytes]);
+	// Each part's lines are what the reader of the whole file finds there.
+	const splitter = new LineSplitter();
+	const all = [...splitter.feed(text), ...splitter.end()];
+	let before = 0;
+	for (const [index, part] of parts.entries()) {
+		expect(part.index).toBe(index);
+		expect(part.linesBefore).toBe(before);
+		const own = new LineSplitter(undefined, part.linesBefore);
+		const decoded = new TextDecoder().decode(part.bytes);
+		const lines = [...own.feed(decoded), ...own.end()];
+		expect(lines).toEqual(all.slice(before, before + lines.length));
+		expect(part.lines).toBe(lines.length);
+		before += part.lines;
+	}
+	expect(before).toBe(all.length);
+}
+
 describe('cutting a log into parts', () => {
 	const breaks = fc.constantFrom('\n', '\r\n', '\r');
 	const line = fc.string({ maxLength: 40, unit: fc.constantFrom('a', 'é', ' ', '{', '😀') });
@@ -148,28 +174,72 @@ describe('cutting a log into parts', () => {
 					for (let at = 0; at < bytes.length; at += block)
 						parts.push(...chunker.feed(bytes.subarray(at, at + block)));
 					parts.push(...chunker.end());
-					// Every byte once, in order.
-					const joined = parts.flatMap((part) => [...part.bytes]);
-					expect(joined).toEqual([...bytes]);
-					// Each part's lines are what the reader of the whole file finds there.
-					const splitter = new LineSplitter();
-					const all = [...splitter.feed(text), ...splitter.end()];
-					let before = 0;
-					for (const [index, part] of parts.entries()) {
-						expect(part.index).toBe(index);
-						expect(part.linesBefore).toBe(before);
-						const own = new LineSplitter(undefined, part.linesBefore);
-						const decoded = new TextDecoder().decode(part.bytes);
-						const lines = [...own.feed(decoded), ...own.end()];
-						expect(lines).toEqual(all.slice(before, before + lines.length));
-						expect(part.lines).toBe(lines.length);
-						before += part.lines;
-					}
-					expect(before).toBe(all.length);
+					expectWholeLines(text, bytes, parts);
 				}
 			),
 			{ numRuns: 400 }
 		);
+	});
+
+	it('reads a file in line-aligned blocks of its own that go to the workers uncopied, cut as any blocks are', async () => {
+		const dir = await mkdtemp(join(tmpdir(), 'line-blocks-'));
+		try {
+			await fc.assert(
+				fc.asyncProperty(
+					logText,
+					fc.integer({ min: 1, max: 64 }),
+					fc.integer({ min: 1, max: 50 }),
+					async (text, size, block) => {
+						const bytes = encoder.encode(text);
+						const path = join(dir, 'log');
+						await writeFile(path, bytes);
+						const file = await openFile(path);
+						const chunker = new LineChunker(size, 0, 48);
+						const parts: LinePart[] = [];
+						const buffers = new Set<ArrayBufferLike>();
+						for await (const piece of lineBlocks(file, block) as unknown as AsyncIterable<
+							Uint8Array<ArrayBuffer>
+						>) {
+							// Each block in a buffer of its own, never shared with another block.
+							expect(buffers.has(piece.buffer)).toBe(false);
+							buffers.add(piece.buffer);
+							parts.push(...chunker.feedOwned(piece));
+						}
+						parts.push(...chunker.end());
+						// The stream closed the file at its end.
+						expect(file.fd).toBe(-1);
+						const kept = parts.filter((part) => !part.tooLong);
+						if (kept.length === parts.length) expectWholeLines(text, bytes, parts);
+						else
+							// A line longer than the chunker keeps (48 bytes here) is dropped, as feed() drops it.
+							expect(parts.filter((part) => part.tooLong).every((part) => part.lines === 1)).toBe(
+								true
+							);
+						// Each part is moved to a worker with its buffer: no two parts share one.
+						const owners = kept
+							.filter((part) => part.bytes.length > 0)
+							.map((part) => part.bytes.buffer);
+						expect(new Set(owners).size).toBe(owners.length);
+					}
+				),
+				{ numRuns: 150 }
+			);
+		} finally {
+			await rm(dir, { recursive: true, force: true });
+		}
+	});
+
+	it('gives a block it was given whole as one part, uncopied, and any other the way feed() does', () => {
+		const chunker = new LineChunker(4);
+		const block = encoder.encode('one\ntwo\nthree\n');
+		const [part] = chunker.feedOwned(block);
+		expect(part?.bytes).toBe(block);
+		expect(part).toMatchObject({ index: 0, linesBefore: 0, lines: 3, byteStart: 0 });
+		// No LF at its end: held and cut as feed() would, numbered on.
+		expect(chunker.feedOwned(encoder.encode('four\nfi'))).toMatchObject([
+			{ linesBefore: 3, lines: 1 }
+		]);
+		expect(chunker.end()).toMatchObject([{ linesBefore: 4, lines: 1, byteStart: 19 }]);
 	});
 
 	it('never ends a part between a CR and the LF that may follow it', () => {

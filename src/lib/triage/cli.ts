@@ -11,6 +11,7 @@ import { parseKeys, type KeyProblemCode, type Keyring } from './keys';
 import { triage } from './engine';
 import type { PoolPlan } from './pool/line-chunks';
 import { poolFor, triageOnThreads } from './node/pool';
+import { lineBlocks } from './node/line-blocks';
 import { nodeMacCheck } from './node/node-hmac';
 import { NonceLedger } from './tally';
 import { encodeLedger, mergeParts, type PartSummary } from './node/merge';
@@ -338,15 +339,15 @@ async function run(
 		const stream =
 			file === null
 				? (io.stdin as () => ReadableStream<Uint8Array>)
-				: () => {
+				: (blockBytes?: number) => {
 						const opened = file as FileHandle;
-						// The stream owns the file from here: it closes it at the end.
+						// The stream owns the file from here: it closes it at the end. The pool's threads get
+						// it in line-aligned blocks of a part's size (lineBlocks); one thread reads a mebibyte
+						// at a time: fewer reads, and fewer pieces to decode, than 64 KiB blocks.
 						file = null;
-						// Read a mebibyte at a time: a log of gigabytes is fewer reads, and fewer pieces to
-						// decode, cut and hand to the pool's threads, than in 64 KiB blocks.
-						return Readable.toWeb(
-							createReadStream('', { fd: opened, highWaterMark: READ_BLOCK })
-						) as ReadableStream<Uint8Array>;
+						if (blockBytes !== undefined) return lineBlocks(opened, blockBytes);
+						const blocks = createReadStream('', { fd: opened, highWaterMark: READ_BLOCK });
+						return Readable.toWeb(blocks) as ReadableStream<Uint8Array>;
 					};
 		return await triageInto(args, io, fail, {
 			name,
@@ -437,7 +438,7 @@ async function triageInto(
 								);
 						}
 					})
-				: await triageOnThreads(pool, stream(), {
+				: await triageOnThreads(pool, stream, {
 						keysText,
 						output: args.out !== null ? 'csv' : args.ndjson ? 'ndjson' : 'none',
 						threads: args.threads,

@@ -63,7 +63,8 @@ export async function poolFor(
  */
 export async function triageOnThreads(
 	pool: { plan: PoolPlan; thread: URL },
-	stream: ReadableStream<Uint8Array>,
+	/** The file in blocks of about `blockBytes` that end at line breaks (lineBlocks). */
+	stream: (blockBytes: number) => ReadableStream<Uint8Array>,
 	run: {
 		keysText: string;
 		output: PartOutput;
@@ -78,10 +79,12 @@ export async function triageOnThreads(
 	}
 ): Promise<TriageSummary> {
 	const threads = startThreads(pool.thread, run.threads ?? undefined);
+	const partBytes = partBytesFor(run.size ?? 0, threads.workers.length);
 	try {
 		return await runPool({
 			workers: threads.workers,
-			stream,
+			stream: stream(partBytes),
+			ownedBlocks: true,
 			plan: pool.plan,
 			settings: {
 				keys: run.keysText,
@@ -91,7 +94,7 @@ export async function triageOnThreads(
 				output: run.output,
 				revealKid: run.revealKid
 			},
-			partBytes: partBytesFor(run.size ?? 0, threads.workers.length),
+			partBytes,
 			totalBytes: run.size,
 			nonces: run.nonces,
 			signal: run.signal,

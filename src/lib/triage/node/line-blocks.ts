@@ -1,0 +1,57 @@
+// `npm run triage`'s way of reading a log for its pool of threads: the file read straight into
+// buffers of about a part's size, each cut after its last LF, the bytes after it carried to the
+// start of the next buffer. A block then goes to a thread as it is (LineChunker.feedOwned): the
+// coordinator copies only the carried bytes, not every byte twice (held, then joined into a part),
+// and it shares two cores with the threads it feeds.
+import type { FileHandle } from 'node:fs/promises';
+
+const LF = 0x0a;
+
+/**
+ * The file from its start, in blocks of up to `blockBytes` plus the bytes carried; each ends at an
+ * LF, except the last when the file does not, and a block holding no LF at all (then nothing is
+ * carried: the chunker copies and cuts it as any block). Each block has a buffer of its own. The
+ * stream closes the file at its end, on an error, and when cancelled.
+ */
+export function lineBlocks(file: FileHandle, blockBytes: number): ReadableStream<Uint8Array> {
+	let carried = new Uint8Array(0);
+	let position = 0;
+	let closed = false;
+	const close = async () => {
+		if (closed) return;
+		closed = true;
+		await file.close();
+	};
+	return new ReadableStream<Uint8Array>({
+		async pull(controller) {
+			try {
+				const buffer = new Uint8Array(carried.length + blockBytes);
+				buffer.set(carried);
+				const { bytesRead } = await file.read(buffer, carried.length, blockBytes, position);
+				position += bytesRead;
+				if (bytesRead === 0) {
+					if (carried.length > 0) controller.enqueue(carried);
+					carried = new Uint8Array(0);
+					controller.close();
+					await close();
+					return;
+				}
+				const filled = carried.length + bytesRead;
+				const lastLf = buffer.lastIndexOf(LF, filled - 1);
+				if (lastLf === -1) {
+					carried = new Uint8Array(0);
+					controller.enqueue(buffer.subarray(0, filled));
+					return;
+				}
+				carried = buffer.slice(lastLf + 1, filled);
+				controller.enqueue(buffer.subarray(0, lastLf + 1));
+			} catch (error) {
+				await close().catch(() => undefined);
+				throw error;
+			}
+		},
+		async cancel() {
+			await close();
+		}
+	});
+}
