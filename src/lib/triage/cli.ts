@@ -341,9 +341,8 @@ async function run(
 				? (io.stdin as () => ReadableStream<Uint8Array>)
 				: (blockBytes?: number) => {
 						const opened = file as FileHandle;
-						// The stream owns the file from here: it closes it at the end. The pool's threads get
-						// it in line-aligned blocks of a part's size (lineBlocks); one thread reads a mebibyte
-						// at a time: fewer reads, and fewer pieces to decode, than 64 KiB blocks.
+						// The stream owns the file from here and closes it. The pool gets line-aligned blocks of
+						// a part's size; one thread, a mebibyte at a time (fewer reads than 64 KiB blocks).
 						file = null;
 						if (blockBytes !== undefined) return lineBlocks(opened, blockBytes);
 						const blocks = createReadStream('', { fd: opened, highWaterMark: READ_BLOCK });
