@@ -229,6 +229,34 @@ describe('cutting a log into parts', () => {
 		}
 	});
 
+	it('hands every block of a part’s size on uncopied when the part is as long as a line may be', async () => {
+		// As the command line runs it: blocks of a part's size, a part no longer than a line may be.
+		const dir = await mkdtemp(join(tmpdir(), 'line-blocks-'));
+		try {
+			const path = join(dir, 'log');
+			const lines = Array.from(
+				{ length: 400 },
+				(_, i) => `{"line":${i},"pad":"${'x'.repeat(i % 90)}"}\n`
+			);
+			await writeFile(path, lines.join(''));
+			const chunker = new LineChunker(1000, 0, 1000);
+			const buffers = new Set<ArrayBufferLike>();
+			const parts: LinePart[] = [];
+			for await (const piece of lineBlocks(await openFile(path), 1000) as unknown as AsyncIterable<
+				Uint8Array<ArrayBuffer>
+			>) {
+				buffers.add(piece.buffer);
+				parts.push(...chunker.feedOwned(piece));
+			}
+			parts.push(...chunker.end());
+			expect(parts.length).toBeGreaterThan(20);
+			expect(parts.every((part) => buffers.has(part.bytes.buffer))).toBe(true);
+			expect(parts.reduce((sum, part) => sum + part.lines, 0)).toBe(400);
+		} finally {
+			await rm(dir, { recursive: true, force: true });
+		}
+	});
+
 	it('gives a block it was given whole as one part, uncopied, and any other the way feed() does', () => {
 		const chunker = new LineChunker(4);
 		const block = encoder.encode('one\ntwo\nthree\n');

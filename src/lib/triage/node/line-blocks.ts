@@ -8,10 +8,10 @@ import type { FileHandle } from 'node:fs/promises';
 const LF = 0x0a;
 
 /**
- * The file from its start, in blocks of up to `blockBytes` plus the bytes carried; each ends at an
- * LF, except the last when the file does not, and a block holding no LF at all (then nothing is
- * carried: the chunker copies and cuts it as any block). Each block has a buffer of its own. The
- * stream closes the file at its end, on an error, and when cancelled.
+ * The file from its start, in blocks of `blockBytes` (more only when a line of over half that many
+ * is carried); each ends at an LF, except the last when the file does not, and a block holding no LF
+ * at all (then nothing is carried: the chunker copies and cuts it as any block). Each block has a
+ * buffer of its own. The stream closes the file at its end, on an error, and when cancelled.
  */
 export function lineBlocks(file: FileHandle, blockBytes: number): ReadableStream<Uint8Array> {
 	let carried = new Uint8Array(0);
@@ -25,9 +25,12 @@ export function lineBlocks(file: FileHandle, blockBytes: number): ReadableStream
 	return new ReadableStream<Uint8Array>({
 		async pull(controller) {
 			try {
-				const buffer = new Uint8Array(carried.length + blockBytes);
+				// A block of `blockBytes` with what is carried: no longer than a part, which is no longer
+				// than a line may be (LineChunker's tooLong), unless a line of megabytes is carried.
+				const reading = carried.length <= blockBytes / 2 ? blockBytes - carried.length : blockBytes;
+				const buffer = new Uint8Array(carried.length + reading);
 				buffer.set(carried);
-				const { bytesRead } = await file.read(buffer, carried.length, blockBytes, position);
+				const { bytesRead } = await file.read(buffer, carried.length, reading, position);
 				position += bytesRead;
 				if (bytesRead === 0) {
 					if (carried.length > 0) controller.enqueue(carried);
