@@ -1,8 +1,8 @@
 // The pool's coordinator puts the parts back together in file order, whatever order the workers
 // finish them in: the counts added up (Tally.absorb), and "nonce used twice" decided over the whole
-// log with one nonce table: a part's worker knew only the pairs of its own part, so a pair first
-// used in an earlier part is found here, and its verdict and the counts are corrected before the
-// part is released.
+// log with one nonce table: a part's worker keeps none (it writes down each request's pair), so a
+// pair used before, in the same part or an earlier one, is found here, and its verdict and the
+// counts are corrected before the part is released.
 import { NonceLedger, Tally } from '../tally';
 import type { TriageSummary } from '../types';
 import { setNonceFirstUsedAt } from '../verdict-batch';
@@ -16,8 +16,8 @@ export interface ReleasedPart {
 	result: PartResult;
 	/** The part's verdict text with the corrections written in ('csv', 'ndjson'). */
 	text: string | null;
-	/** The pairs it uses that an earlier part used first. */
-	reusedAcross: number;
+	/** The pairs it uses that an earlier request used first. */
+	reuses: number;
 }
 
 export class PartMerger {
@@ -58,7 +58,7 @@ export class PartMerger {
 		const { journal, summary } = result;
 		const numbers = verdictNumbers(result);
 		/** Places among the part's verdicts, and the request first using their pair. */
-		const across: { place: number; first: number }[] = [];
+		const reuses: { place: number; first: number }[] = [];
 		for (let at = 0; at < journal.count; at++) {
 			const place = journal.record[at] as number;
 			const first = this.nonces.seeHashes(
@@ -66,22 +66,22 @@ export class PartMerger {
 				journal.low[at] as number,
 				numbers(place)
 			);
-			// Used in this part already: its worker said so. Otherwise an earlier part used it.
-			if (first !== null && journal.reused[at] === 0) across.push({ place, first });
+			// Used before, in this part or an earlier one: the worker kept no table (part.ts).
+			if (first !== null) reuses.push({ place, first });
 		}
 		let text = result.text;
-		if (across.length > 0) {
+		if (reuses.length > 0) {
 			if (result.batch)
-				for (const { place, first } of across) setNonceFirstUsedAt(result.batch, place, first);
-			if (text !== null && result.nonceAt !== null) text = patched(text, result.nonceAt, across);
+				for (const { place, first } of reuses) setNonceFirstUsedAt(result.batch, place, first);
+			if (text !== null && result.nonceAt !== null) text = patched(text, result.nonceAt, reuses);
 			this.tally.absorb(
 				withReuses(
 					summary,
-					across.map(({ place }) => numbers(place))
+					reuses.map(({ place }) => numbers(place))
 				)
 			);
 		} else this.tally.absorb(summary);
-		return { result, text, reusedAcross: across.length };
+		return { result, text, reuses: reuses.length };
 	}
 }
 
@@ -98,11 +98,11 @@ function verdictNumbers(result: PartResult): (place: number) => number {
 function patched(
 	text: string,
 	nonceAt: Uint32Array,
-	across: readonly { place: number; first: number }[]
+	reuses: readonly { place: number; first: number }[]
 ): string {
 	const pieces: string[] = [];
 	let from = 0;
-	for (const { place, first } of across) {
+	for (const { place, first } of reuses) {
 		const at = nonceAt[place] as number;
 		pieces.push(text.slice(from, at), String(first));
 		// NDJSON holds `null` where CSV holds nothing.
@@ -112,7 +112,7 @@ function patched(
 	return pieces.join('');
 }
 
-/** A part's summary with the reuses of pairs from earlier parts counted in. */
+/** A part's summary with the reuses of pairs the coordinator found counted in. */
 function withReuses(summary: TriageSummary, numbers: number[]): TriageSummary {
 	const examples = { ...summary.examples };
 	examples.nonce = [...(examples.nonce ?? []), ...numbers].sort((a, b) => a - b).slice(0, EXAMPLES);

@@ -36,15 +36,14 @@ export interface PartTask {
 
 /**
  * The kid and nonce pairs of a part's requests, in their order: the pair's two hashes (as
- * NonceLedger keeps them), the request's place among the part's verdicts, and whether an earlier
- * request of the same part used the pair (then the worker has said so already).
+ * NonceLedger keeps them) and the request's place among the part's verdicts. The coordinator's one
+ * table decides which were used before, in this part or an earlier one (merge.ts).
  */
 export interface NonceJournal {
 	count: number;
 	high: Int32Array<ArrayBuffer>;
 	low: Int32Array<ArrayBuffer>;
 	record: Uint32Array<ArrayBuffer>;
-	reused: Uint8Array<ArrayBuffer>;
 }
 
 export interface PartResult {
@@ -62,36 +61,36 @@ export interface PartResult {
 	numbers: Float64Array<ArrayBuffer> | null;
 }
 
-/** A NonceLedger that also writes down each pair it is shown, in order, with its request's number. */
+/**
+ * A NonceLedger that writes down each pair it is shown, in order, with its request's number, and
+ * keeps no table: every request's pair is looked up in the coordinator's, which holds the pairs of
+ * the whole log (a table here too cost each worker a probe into megabytes a request, for answers
+ * the coordinator finds again). Its verdicts say no nonce was used before until merge.ts says so.
+ */
 class JournalLedger extends NonceLedger {
 	count = 0;
 	high = new Int32Array(1024);
 	low = new Int32Array(1024);
-	reused = new Uint8Array(1024);
 	numbers = new Float64Array(1024);
 
-	override seeHashes(a: number, low: number, number: number): number | null {
-		const first = super.seeHashes(a, low, number);
+	override seeHashes(a: number, low: number, number: number): null {
 		if (this.count === this.high.length) this.#grow();
 		this.high[this.count] = a;
 		this.low[this.count] = low;
-		this.reused[this.count] = first === null ? 0 : 1;
 		this.numbers[this.count] = number;
 		this.count += 1;
-		return first;
+		return null;
 	}
 
 	#grow(): void {
 		const size = this.high.length * 2;
 		const high = new Int32Array(size);
 		const low = new Int32Array(size);
-		const reused = new Uint8Array(size);
 		const numbers = new Float64Array(size);
 		high.set(this.high);
 		low.set(this.low);
-		reused.set(this.reused);
 		numbers.set(this.numbers);
-		Object.assign(this, { high, low, reused, numbers });
+		Object.assign(this, { high, low, numbers });
 	}
 
 	/**
@@ -111,8 +110,7 @@ class JournalLedger extends NonceLedger {
 			count: n,
 			high: this.high.slice(0, n),
 			low: this.low.slice(0, n),
-			record,
-			reused: this.reused.slice(0, n)
+			record
 		};
 	}
 }
@@ -286,12 +284,7 @@ function finish(
 /** What postMessage may move rather than copy. */
 export function resultTransferables(result: PartResult): Transferable[] {
 	const { journal } = result;
-	const list: Transferable[] = [
-		journal.high.buffer,
-		journal.low.buffer,
-		journal.record.buffer,
-		journal.reused.buffer
-	];
+	const list: Transferable[] = [journal.high.buffer, journal.low.buffer, journal.record.buffer];
 	if (result.batch) list.push(...transferables(result.batch));
 	if (result.nonceAt) list.push(result.nonceAt.buffer);
 	if (result.numbers) list.push(result.numbers.buffer);
