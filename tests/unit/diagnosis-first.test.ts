@@ -7,7 +7,7 @@ import { parseAuthorization } from '$lib/mac';
 import { syncDigests } from '$lib/triage/hmac';
 import { diagnoseMistake } from '$lib/triage/verify';
 import { triageLog } from '../bench/triage-log.js';
-import zooRequests from './fixtures/zoo-requests.json' with { type: 'json' };
+import { zooInputs } from './zoo-inputs';
 
 /** The id a whole search names first, as the triage writes it. */
 async function wholeSearchId(input: DiagnoseInput): Promise<string> {
@@ -45,12 +45,6 @@ function plantedInputs(options: { requests: number; seed: number }): [string, Di
 	return inputs;
 }
 
-const ZOO_KEYS: Record<string, string> = {
-	'demo-kid-profile-4f1c': 'demo-mac-key-profile-Q9sLx2',
-	'demo-kid-basic-8a2e': 'demo-mac-key-basic-Zr7Wm4',
-	'zoo-kid-non-ascii-7d3b': 'zoo-clé-密钥-ü'
-};
-
 describe("the triage's diagnosis, ended at the first reproduction", () => {
 	it(
 		'names what the whole search names, for every kind of planted mistake',
@@ -82,20 +76,11 @@ describe("the triage's diagnosis, ended at the first reproduction", () => {
 		{ timeout: 120_000 },
 		async () => {
 			const signer = syncDigests();
-			for (const request of zooRequests) {
-				const authorization = parseAuthorization(request.authorization);
-				for (const uriForm of ['browser', 'as-written'] as const) {
-					const input = {
-						authorization,
-						url: request.url,
-						uriForm,
-						macKey: ZOO_KEYS[authorization.id] ?? ''
-					};
-					const whole = await wholeSearchId(input);
-					const diagnosis = await diagnose(input, { hmac: signer });
-					if (diagnosis.verdict === 'match') continue;
-					expect(await diagnoseMistake(input, signer), `${request.id} ${uriForm}`).toBe(whole);
-				}
+			for (const { name, input } of zooInputs()) {
+				const whole = await wholeSearchId(input);
+				const diagnosis = await diagnose(input, { hmac: signer });
+				if (diagnosis.verdict === 'match') continue;
+				expect(await diagnoseMistake(input, signer), name).toBe(whole);
 			}
 		}
 	);
