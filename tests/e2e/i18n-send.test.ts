@@ -200,9 +200,7 @@ test('the Chinese errors page explains a pasted body in Chinese', async ({ page 
 		'href',
 		/\/zh-CN\/#send-heading$/
 	);
-	await expect(
-		page.getByText(/响应体中的 now（\d{4}年.*）比本机时钟慢 16分钟40秒/)
-	).toBeVisible();
+	await expect(page.getByText(/响应体中的 now（\d{4}年.*）比本机时钟慢 16分钟40秒/)).toBeVisible();
 
 	await body.fill('upstream exploded');
 	await expect(page.getByText('响应体不是 JSON：“upstream exploded”。')).toBeVisible();
