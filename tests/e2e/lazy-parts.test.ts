@@ -82,6 +82,28 @@ test.describe('with no service worker (it would answer from its cache)', () => {
 		return () => page.unroute(chunks);
 	}
 
+	test('a disclosure opened before the page has hydrated stays open, and its part loads', async ({
+		page
+	}) => {
+		failOnPageErrors(page);
+		// The scripts held back until the visitor has opened the disclosure on the painted page.
+		let release: () => void = () => undefined;
+		const released = new Promise<void>((resolve) => (release = resolve));
+		await page.route('**/_app/immutable/**/*.js', async (route) => {
+			await released;
+			await route.continue();
+		});
+		await page.goto('./', { waitUntil: 'domcontentloaded' });
+		const summary = page.getByText('Use it in your API client');
+		await summary.click();
+		release();
+		// Hydrating the disclosure's bind:open closed it once: the visitor's opening is kept.
+		await expect(page.getByRole('button', { name: /^Download / })).toHaveCount(6, {
+			timeout: 20_000
+		});
+		await expect(page.locator('details', { has: summary })).toHaveAttribute('open', '');
+	});
+
 	test('a paste reader that cannot be fetched is said at the box, the paste kept, and the next try reads it', async ({
 		page
 	}) => {

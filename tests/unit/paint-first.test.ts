@@ -249,13 +249,18 @@ describe('paintFirst', () => {
 		};
 		const inside = (element: unknown) => ({ closest: () => element });
 		let stopped = false;
+		// Opened before hydration; hydrating its bind:open then closes it.
 		const disclosure = {
 			isConnected: true,
+			open: true,
 			dispatchEvent: (event: { type: string; options: { bubbles: boolean } }) =>
-				done.push(`${event.type} ${event.options.bubbles ? 'bubbling ' : ''}Code`)
+				done.push(
+					`${event.type} ${event.options.bubbles ? 'bubbling ' : ''}Code ${disclosure.open ? 'open' : 'shut'}`
+				)
 		};
 		browser.dispatch({ type: 'input', target: field });
 		browser.dispatch({ type: 'toggle', target: disclosure });
+		disclosure.open = false;
 		browser.dispatch({ type: 'input', target: field });
 		browser.dispatch({ type: 'click', target: inside(gone) });
 		browser.dispatch({ type: 'click', target: inside(button) });
@@ -269,10 +274,10 @@ describe('paintFirst', () => {
 		// Once hydrated, nothing is held: a click now reaches the page, and is not done twice.
 		browser.dispatch({ type: 'click', target: inside(button) });
 		browser.tasks();
-		expect(done).toEqual(['toggle Code', 'input Keys', 'click Triage']);
+		expect(done).toEqual(['toggle Code open', 'input Keys', 'click Triage']);
 		browser.dispatch({ type: HYDRATED });
 		browser.tasks();
-		expect(done).toEqual(['toggle Code', 'input Keys', 'click Triage']);
+		expect(done).toEqual(['toggle Code open', 'input Keys', 'click Triage']);
 	});
 
 	it('stops a form’s native submission, hydrated or not (the CSP has form-action none)', () => {

@@ -63,10 +63,12 @@ function waitForPaint(hrefs: string[]): string {
  * change and toggle event of each field or disclosure, in their order. On HYDRATED it holds no
  * more, and in a task of its own (not the hydration's) does each again (a click clicks the button
  * again; the event is sent again to its element, a toggle without bubbling, as the browser sends
- * it) if its element is still in the page. A submission is stopped, always.
+ * it) if its element is still in the page. A disclosure toggled is first given back the state it
+ * was toggled to: hydrating `bind:open` sets it to the state's value (closed), which would
+ * otherwise shut what the visitor opened. A submission is stopped, always.
  */
 export function holdUntilHydrated(): string {
-	return `{const H=[],h=e=>{const t=e.type==='click'?e.target.closest?.('button'):e.target;if(!t)return;if(e.type!=='click'){const i=H.findIndex(w=>w[0]===t&&w[1]===e.type);if(i>=0)H.splice(i,1)}H.push([t,e.type])},K=['click','input','change','toggle'];addEventListener('submit',e=>e.preventDefault(),!0);for(const k of K)addEventListener(k,h,!0);addEventListener(${JSON.stringify(HYDRATED)},()=>{for(const k of K)removeEventListener(k,h,!0);setTimeout(()=>{for(const[t,k]of H)if(t.isConnected)k==='click'?t.click():t.dispatchEvent(new Event(k,{bubbles:k!=='toggle'}))})},{once:!0})}`;
+	return `{const H=[],h=e=>{const t=e.type==='click'?e.target.closest?.('button'):e.target;if(!t)return;if(e.type!=='click'){const i=H.findIndex(w=>w[0]===t&&w[1]===e.type);if(i>=0)H.splice(i,1)}H.push([t,e.type,t.open])},K=['click','input','change','toggle'];addEventListener('submit',e=>e.preventDefault(),!0);for(const k of K)addEventListener(k,h,!0);addEventListener(${JSON.stringify(HYDRATED)},()=>{for(const k of K)removeEventListener(k,h,!0);setTimeout(()=>{for(const[t,k,o]of H)if(t.isConnected){if(k==='toggle')t.open=o;k==='click'?t.click():t.dispatchEvent(new Event(k,{bubbles:k!=='toggle'}))}})},{once:!0})}`;
 }
 
 /** The CSP source of a script's text, as SvelteKit writes it. */
