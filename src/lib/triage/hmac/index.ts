@@ -11,6 +11,7 @@ import { sha1 } from '@noble/hashes/legacy.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { MacInputError, toBase64, utf8Bytes, type Digest } from '$lib/mac';
 import type { DigestSigner } from '$lib/diagnosis/diagnose';
+import { utf8Into } from '$lib/mac/utf8-into';
 import { base64Of, HmacSha1 } from './sha1';
 import type { HmacEngine } from '../types';
 
@@ -22,9 +23,14 @@ type HashName = Parameters<DigestSigner>[2];
  */
 export type MacCheck = (baseString: string, mac: string) => boolean | Promise<boolean>;
 
-const encoder = new TextEncoder();
 // One buffer for the UTF-8 of every base string (at most 3 bytes a UTF-16 unit); a longer one gets its own.
 const scratchText = new Uint8Array(4096);
+
+/** The text's UTF-8: in the shared buffer, written as utf8Into writes it, or its own when longer. */
+function utf8Of(text: string): Uint8Array {
+	if (text.length * 3 > scratchText.length) return utf8Bytes(text);
+	return scratchText.subarray(0, utf8Into(text, scratchText));
+}
 
 /**
  * A noble HMAC keyed once; each base string costs a copy of the keyed state into the same scratch
@@ -36,10 +42,7 @@ export function nobleSigner(macKey: string): (baseString: string) => string {
 	const digest = new Uint8Array(keyed.outputLen);
 	return (baseString) => {
 		scratch = keyed._cloneInto(scratch);
-		if (baseString.length * 3 <= scratchText.length) {
-			const { written } = encoder.encodeInto(baseString, scratchText);
-			scratch.update(scratchText.subarray(0, written));
-		} else scratch.update(utf8Bytes(baseString));
+		scratch.update(utf8Of(baseString));
 		scratch.digestInto(digest);
 		return toBase64(digest);
 	};
@@ -168,9 +171,7 @@ function nobleKeyed(hash: typeof sha1 | typeof sha256, key: Uint8Array): KeyedSi
 	};
 	return {
 		text(text) {
-			if (text.length * 3 <= scratchText.length)
-				return utf8(scratchText, encoder.encodeInto(text, scratchText).written);
-			const bytes = utf8Bytes(text);
+			const bytes = utf8Of(text);
 			return utf8(bytes, bytes.length);
 		},
 		utf8
