@@ -74,10 +74,13 @@ function holdOf(html: string): string {
 
 /**
  * Runs a page's bootstrap with a browser's parts stubbed: what it imports and preloads, and when.
- * `paintTiming` false is a browser that reports no paint timing.
+ * `paintTiming` false is a browser that reports no paint timing; `msPerPreload`, how long adding a
+ * modulepreload link takes.
  */
-function run(html: string, { paintTiming = true, visibility = 'visible' } = {}) {
+function run(html: string, { paintTiming = true, visibility = 'visible', msPerPreload = 0 } = {}) {
 	const events: string[] = [];
+	/** The page's clock: adding a preload takes `msPerPreload`. */
+	let now = 0;
 	const listeners = new Map<string, Set<(event: unknown) => void>>();
 	const timers: (() => void)[] = [];
 	const frames: (() => void)[] = [];
@@ -105,9 +108,13 @@ function run(html: string, { paintTiming = true, visibility = 'visible' } = {}) 
 			createElement: () => ({ rel: '', href: '' }),
 			querySelectorAll: () => boxes,
 			head: {
-				append: (link: { rel: string; href: string }) => events.push(`${link.rel} ${link.href}`)
+				append: (link: { rel: string; href: string }) => {
+					now += msPerPreload;
+					events.push(`${link.rel} ${link.href}`);
+				}
 			}
 		},
+		performance: { now: () => now },
 		addEventListener: (
 			type: string,
 			listener: (event: unknown) => void,
@@ -161,6 +168,14 @@ function run(html: string, { paintTiming = true, visibility = 'visible' } = {}) 
 		dispatch(event: { type: string; [key: string]: unknown }) {
 			for (const listener of [...(listeners.get(event.type) ?? [])]) listener(event);
 		},
+		/** The browser presents its first contentful paint (and runs nothing yet). */
+		firstPaint() {
+			painted = true;
+			observer?.callback(
+				{ getEntriesByName: (name) => (painted && name === 'first-contentful-paint' ? [{}] : []) },
+				observer.self
+			);
+		},
 		/** The browser presents its first contentful paint, then runs its tasks and frames. */
 		async paint() {
 			painted = true;
@@ -212,6 +227,29 @@ describe('paintFirst', () => {
 			`import ${START}`,
 			`import ${APP}`,
 			'start'
+		]);
+	});
+
+	it('adds the preloads for 8 ms a task at most, and imports once all are added', async () => {
+		const browser = run(paintFirst(page(bootstrap({ node_ids: true }))), { msPerPreload: 5 });
+		await browser.paint();
+		expect(browser.events.slice(0, 4)).toEqual([
+			`modulepreload ${START}`,
+			`modulepreload ${APP}`,
+			`modulepreload ${NODE}`,
+			`import ${START}`
+		]);
+		// Tasks as the page queued them: 5 ms a preload, so two in the first task (0 then 5 ms
+		// spent, under 8) and the third in a task of its own.
+		const stepped = run(paintFirst(page(bootstrap({ node_ids: true }))), { msPerPreload: 5 });
+		stepped.firstPaint();
+		stepped.tasks();
+		expect(stepped.events).toEqual([`modulepreload ${START}`, `modulepreload ${APP}`]);
+		stepped.tasks();
+		expect(stepped.events).toEqual([
+			`modulepreload ${START}`,
+			`modulepreload ${APP}`,
+			`modulepreload ${NODE}`
 		]);
 	});
 
