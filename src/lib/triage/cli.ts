@@ -13,7 +13,7 @@ import type { PoolPlan } from './pool/line-chunks';
 import { poolFor, triageOnThreads } from './node/pool';
 import { lineBlocks } from './node/line-blocks';
 import { nodeMacCheck } from './node/node-hmac';
-import { NonceLedger } from './tally';
+import { LEDGER_BYTES_PER_PAIR, NonceLedger } from './tally';
 import { encodeLedger, mergeParts, type PartSummary } from './node/merge';
 import { OutFile, identify, refusal, stdinIdentity, type Identity } from './node/out-file';
 import type { HmacEngine, TriageSummary } from './types';
@@ -414,7 +414,7 @@ async function triageInto(
 	// Where the summary goes: standard output, unless that is the verdicts' place.
 	const say = args.ndjson ? io.stderr : io.stdout;
 	const exportOptions = { revealKid: args.revealKid };
-	const nonces = new NonceLedger();
+	const nonces = new NonceLedger(size === null ? 0 : size / LEDGER_BYTES_PER_PAIR);
 	try {
 		await csv?.write(CSV_HEADER);
 		const summary =
