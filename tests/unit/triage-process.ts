@@ -1,11 +1,20 @@
 // `npm run triage` as a real process (node src/lib/triage/run.js, as package.json runs it), for the
 // tests of the command line: its output, its status, and its standard input as a stream to feed.
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const RUN = resolve(ROOT, 'src/lib/triage/run.js');
+/** Node's flags in package.json's `triage` script (`--single-threaded-gc`): the tests run with them. */
+const SCRIPT_FLAGS = (
+	JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as {
+		scripts: Record<string, string>;
+	}
+).scripts.triage
+	.split(' ')
+	.filter((word) => word.startsWith('--'));
 
 export interface Ran {
 	/** The exit status; null when a signal ended the process. */
@@ -26,7 +35,8 @@ export function start(
 	args: readonly string[],
 	options: { nodeOptions?: readonly string[]; env?: NodeJS.ProcessEnv; cwd?: string } = {}
 ): Started {
-	const child = spawn(process.execPath, [...(options.nodeOptions ?? []), RUN, ...args], {
+	const flags = [...SCRIPT_FLAGS, ...(options.nodeOptions ?? [])];
+	const child = spawn(process.execPath, [...flags, RUN, ...args], {
 		stdio: ['pipe', 'pipe', 'pipe'],
 		cwd: options.cwd,
 		env: options.env ?? process.env
