@@ -67,9 +67,12 @@ function streamOf(input: TriageInput): {
 /** An input of at least this many bytes is split across the pool, when there is one. */
 export const POOL_MIN_BYTES = 1 << 20;
 
-/** Bytes a part of the pool holds: enough parts for the workers to share evenly, none huge. */
+/**
+ * Bytes a part of the pool holds: enough parts for the workers to share evenly, none huge (parts of
+ * up to 4 MiB took the command line 3% longer on a million requests, and 400 MiB against 307 MiB).
+ */
 export function partBytesFor(totalBytes: number, workers: number): number {
-	return Math.min(4 << 20, Math.max(256 << 10, Math.ceil(totalBytes / (workers * 16))));
+	return Math.min(1 << 20, Math.max(256 << 10, Math.ceil(totalBytes / (workers * 16))));
 }
 
 /**
