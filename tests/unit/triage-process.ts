@@ -10,7 +10,7 @@ export const RUN = resolve(ROOT, 'src/lib/triage/run.js');
 /** Node's flags in package.json's `triage` script (`--single-threaded-gc`): the tests run with them. */
 const SCRIPT_FLAGS = (
 	JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as {
-		scripts: Record<string, string>;
+		scripts: { triage: string };
 	}
 ).scripts.triage
 	.split(' ')
