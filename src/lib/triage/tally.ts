@@ -14,13 +14,6 @@ import type { Unreadable, UnreadableCode } from '$lib/read/types';
 import { clientGroup, clientGroupId, clientGroupOf } from '$lib/diagnosis/likely-client';
 
 /**
- * Which kid and nonce pairs were used, as the sandbox's server keys them (a nonce belongs to its
- * kid). Each pair is kept as two FNV-1a hashes of the UTF-16 units of `kid`, a line feed and `nonce`
- * (52 bits: 32 of one, 20 of the other), not as text, in an open-addressed table of typed arrays: a
- * log of millions of requests stays within tens of megabytes, nothing is allocated per request, and
- * two different pairs share a hash about once in 10^15 pairs.
- */
-/**
  * The bytes a request takes in a log, at least, as a rule: an NDJSON line or a log line with its
  * URL and MAC header is rarely shorter (the bench's lines are about 260 bytes). A log's size over
  * this is the pairs its nonce table is made for.
@@ -29,6 +22,13 @@ export const LEDGER_BYTES_PER_PAIR = 256;
 /** The largest table made ahead of its pairs: 2^22 slots, 64 MiB (a log of 4 million requests). */
 const MAX_PRESIZED_SLOTS = 2 ** 22;
 
+/**
+ * Which kid and nonce pairs were used, as the sandbox's server keys them (a nonce belongs to its
+ * kid). Each pair is kept as two FNV-1a hashes of the UTF-16 units of `kid`, a line feed and `nonce`
+ * (52 bits: 32 of one, 20 of the other), not as text, in an open-addressed table of typed arrays: a
+ * log of millions of requests stays within tens of megabytes, nothing is allocated per request, and
+ * two different pairs share a hash about once in 10^15 pairs.
+ */
 export class NonceLedger {
 	// Each slot is 16 bytes of one buffer, read as two views: the first hash (Int32 at 4 × slot), the
 	// second hash's low 20 bits plus one (Int32 at 4 × slot + 1; 0 marks an empty slot) and the
