@@ -44,6 +44,13 @@ const IMPORTED = ']).then(([kit, app]) => {';
 const HYDRATES = 'node_ids: [';
 
 /**
+ * Preloads added in one task: up to 43 ms on a phone's CPU (Chromium at a quarter of its speed),
+ * where three took up to 53 ms and four up to 56. A clock read to stop at 8 ms would split them as
+ * well, but cost every page 22 bytes more gzipped, and `/` has none to spare.
+ */
+const PRELOADS_A_TASK = 2;
+
+/**
  * The script that waits (written short: every page carries it). `p` (paint) resolves once the
  * first contentful paint has been presented, the page is hidden (it paints nothing then), or after
  * 4 s whatever happens; it then adds the modulepreload links of `M` (the page's modules), so that
@@ -51,16 +58,11 @@ const HYDRATES = 'node_ids: [';
  * starts; 2 to 9 ms on Lighthouse's phone, a slow CPU): `a` adds PRELOADS_A_TASK of them and goes
  * on in a task of its own, so that adding twenty is never one long task (it was 120 to 160 ms on
  * that phone, the one task over 50 ms after /verify's first paint). Where the browser reports no
- * paint timing, it waits for the first frame. Then `E` runs the modules one by one, each in a task of its own (a module
- * runs whatever it imports first), so that SvelteKit finds them run and its hydration is a task of
- * hydration alone. `D`, just before hydration: each text box's value is made its own (see below).
+ * paint timing, it waits for the first frame. Then `E` runs the modules one by one, each in a task
+ * of its own (a module runs whatever it imports first), so that SvelteKit finds them run and its
+ * hydration is a task of hydration alone. `D`, just before hydration: each text box's value is
+ * made its own (see below).
  */
-/**
- * Preloads added in one task: at most 36 ms on Lighthouse's phone. (A clock read to stop at 8 ms
- * would split them as well, but costs every page 22 bytes more gzipped, and `/` has none to spare.)
- */
-const PRELOADS_A_TASK = 4;
-
 function waitForPaint(hrefs: string[]): string {
 	return `const M=${JSON.stringify(hrefs)},D=()=>{for(const i of document.querySelectorAll('input,textarea'))if(!/^(checkbox|radio|file|hidden|button|submit|reset|image|range|color)$/.test(i.type))i.value=i.value},E=async()=>{for(const h of M){await import(h);await new Promise(n=>setTimeout(n))}},p=new Promise(g=>{let d=0;const l=()=>{if(d)return;d=1;let i=0;const a=()=>{for(const h of M.slice(i,i+=${PRELOADS_A_TASK})){const k=document.createElement('link');k.rel='modulepreload';k.href=h;document.head.append(k)}i<M.length?setTimeout(a):g()};a()};if(document.visibilityState!=='visible')return l();addEventListener('visibilitychange',l,{once:!0});setTimeout(l,4e3);if(PerformanceObserver.supportedEntryTypes?.includes('paint'))new PerformanceObserver((q,o)=>{if(q.getEntriesByName('first-contentful-paint').length){o.disconnect();setTimeout(l)}}).observe({type:'paint',buffered:!0});else requestAnimationFrame(()=>setTimeout(l))});
 					`;
