@@ -12,6 +12,7 @@ import {
 import { TriageDesk, type TriageWorker } from '$lib/triage-desk/desk.svelte';
 import { Tally } from '$lib/triage/tally';
 import { encodeVerdicts } from '$lib/triage/verdict-batch';
+import { PASTE_BOX_MAX_BYTES } from '$lib/read/input-limits';
 import { parseSignedRequest } from '$lib/read/parse-signed-request';
 import { triageLogText } from '../bench/triage-log.js';
 import { workerChannel } from './triage-channel';
@@ -201,6 +202,29 @@ describe('TriageDesk', () => {
 		expect(desk.phase).toBe('running');
 		await finished(desk);
 		expect(desk.summary?.requests).toBe(expected.requests);
+	});
+
+	it('takes a handed-over paste over the box limit as a file, never into the box, and triages it', async () => {
+		// The /verify box's link sends what the box refuses: laid out in a text box it held the page.
+		const over = log.text + '\n'.repeat(PASTE_BOX_MAX_BYTES + 1 - log.text.length);
+		const desk = new TriageDesk(realWorker);
+		desk.receive({ requests: over, keys: log.keys });
+		expect(desk.requestsText).toBe('');
+		expect(desk.fileHandedOver).toBe(true);
+		expect(desk.file?.size).toBe(PASTE_BOX_MAX_BYTES + 1);
+		expect(await desk.file?.text()).toBe(over);
+		await finished(desk);
+		expect(desk.summary?.requests).toBe(expected.requests);
+		// A file the user chooses is theirs, not a hand-over; and one byte less stays in the box.
+		desk.file = new File([over], 'verify-paste.txt');
+		expect(desk.fileHandedOver).toBe(false);
+		desk.receive({ requests: over.slice(1), keys: log.keys });
+		expect([desk.file, desk.fileHandedOver, desk.requestsText]).toEqual([
+			null,
+			false,
+			over.slice(1)
+		]);
+		await finished(desk);
 	});
 
 	it('shows the counts and the verdicts as they come, before the summary, and cancels at once', async () => {

@@ -77,17 +77,20 @@ export function kilobytes(chars: number): string {
 	return String(Math.ceil(chars / 1_000));
 }
 
+/** Whether `paste` is over PASTE_BOX_MAX_BYTES: more than a box holds (a log, for /triage). */
+export function overPasteBox(paste: string): boolean {
+	// Every UTF-16 unit is one to three bytes: a paste this short needs no count.
+	return paste.length * 3 > PASTE_BOX_MAX_BYTES && utf8Size(paste) > PASTE_BOX_MAX_BYTES;
+}
+
 /**
  * What the paste box says of a paste over PASTE_BOX_MAX_BYTES; null when it is within. `triage`
  * names the page for logs: a page puts its link there.
  */
 export function pasteTooLarge(paste: string): Text<'limits_paste_too_large'> | null {
-	// Every UTF-16 unit is one to three bytes: a paste this short needs no count.
-	if (paste.length * 3 <= PASTE_BOX_MAX_BYTES) return null;
-	const bytes = utf8Size(paste);
-	if (bytes <= PASTE_BOX_MAX_BYTES) return null;
+	if (!overPasteBox(paste)) return null;
 	return text('limits_paste_too_large', {
-		size: megabytes(bytes),
+		size: megabytes(utf8Size(paste)),
 		max: String(PASTE_BOX_MAX_BYTES / 1_000_000),
 		triage: '/triage'
 	});

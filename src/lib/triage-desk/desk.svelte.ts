@@ -22,6 +22,7 @@ import {
 	type VerdictRecord
 } from '$lib/triage/types';
 import { VerdictColumns } from '$lib/triage/verdict-batch';
+import { overPasteBox } from '$lib/read/input-limits';
 import { logLineTimeText } from '$lib/read/sent-at';
 import { clientGroup, clientGroupId, clientGroupOf } from '$lib/diagnosis/likely-client';
 
@@ -158,6 +159,8 @@ const SLICE_MS = 8;
 const SLICE_CHARS = 1 << 18;
 /** Rows written between two looks at the clock. */
 const ROWS_PER_LOOK = 64;
+/** The name of the file a large handed-over paste becomes: what an export of the run would say. */
+const HANDED_FILE_NAME = 'verify-paste.txt';
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 export class TriageDesk {
@@ -292,12 +295,28 @@ export class TriageDesk {
 		this.expandedUrl = this.expandedUrl === number ? null : number;
 	}
 
-	/** Requests and keys handed over from another page: filled in, and triaged at once. */
+	/**
+	 * Requests and keys handed over from another page: filled in, and triaged at once. Requests over
+	 * the paste box's limit (the /verify box's link sends them here) go in as a file: laid out in the
+	 * box, 6 MB held the page for two seconds, and the box is no place to read them anyway.
+	 */
 	receive(handoff: { requests: string; keys: string }): void {
-		this.file = null;
-		this.requestsText = handoff.requests;
+		const { requests } = handoff;
+		const large = overPasteBox(requests);
+		this.#handedFile = large
+			? new File([requests], HANDED_FILE_NAME, { type: 'text/plain' })
+			: null;
+		this.file = this.#handedFile;
+		this.requestsText = large ? '' : requests;
 		this.keysText = handoff.keys;
 		this.start();
+	}
+
+	/** The file made of a large paste handed over (see receive). */
+	#handedFile: File | null = null;
+	/** Whether the file triaged is a paste handed over from /verify, not one the user chose. */
+	get fileHandedOver(): boolean {
+		return this.file !== null && this.file === this.#handedFile;
 	}
 
 	start(): void {
