@@ -22,7 +22,7 @@ import {
 import { ndjsonLine } from '$lib/triage/exports';
 import { LineSplitter } from '$lib/read/text-source';
 import { LineChunker, countLines, cut, plan, type LinePart } from '$lib/triage/pool/line-chunks';
-import { lineBlocks } from '$lib/triage/node/line-blocks';
+import { blobSource, lineBlocks } from '$lib/triage/pool/line-blocks';
 import {
 	poolSize,
 	runPool,
@@ -181,7 +181,7 @@ describe('cutting a log into parts', () => {
 		);
 	});
 
-	it('reads a file in line-aligned blocks of its own that go to the workers uncopied, cut as any blocks are', async () => {
+	it('reads a file (the command line) or a File (the page) in line-aligned blocks of its own that go to the workers uncopied, cut as any blocks are', async () => {
 		const dir = await mkdtemp(join(tmpdir(), 'line-blocks-'));
 		try {
 			await fc.assert(
@@ -189,11 +189,12 @@ describe('cutting a log into parts', () => {
 					logText,
 					fc.integer({ min: 1, max: 64 }),
 					fc.integer({ min: 1, max: 50 }),
-					async (text, size, block) => {
+					fc.boolean(),
+					async (text, size, block, fromBlob) => {
 						const bytes = encoder.encode(text);
 						const path = join(dir, 'log');
 						await writeFile(path, bytes);
-						const file = await openFile(path);
+						const file = fromBlob ? blobSource(new Blob([bytes])) : await openFile(path);
 						const chunker = new LineChunker(size, 0, 48);
 						const parts: LinePart[] = [];
 						const buffers = new Set<ArrayBufferLike>();
@@ -207,7 +208,7 @@ describe('cutting a log into parts', () => {
 						}
 						parts.push(...chunker.end());
 						// The stream closed the file at its end.
-						expect(file.fd).toBe(-1);
+						if (!fromBlob) expect((file as Awaited<ReturnType<typeof openFile>>).fd).toBe(-1);
 						const kept = parts.filter((part) => !part.tooLong);
 						if (kept.length === parts.length) expectWholeLines(text, bytes, parts);
 						else

@@ -11,7 +11,7 @@ import { parseKeys, type KeyProblemCode, type Keyring } from './keys';
 import { triage } from './engine';
 import type { PoolPlan } from './pool/line-chunks';
 import { poolFor, triageOnThreads } from './node/pool';
-import { lineBlocks } from './node/line-blocks';
+import { lineBlocks } from './pool/line-blocks';
 import { nodeMacCheck } from './node/node-hmac';
 import { LEDGER_BYTES_PER_PAIR, NonceLedger } from './tally';
 import { encodeLedger, mergeParts, type PartSummary } from './node/merge';

@@ -4,7 +4,9 @@
 import type { Diagnose } from './diagnoser';
 import { triage, type TriageOptions } from './engine';
 import { PLAN_BYTES, plan, type PoolPlan } from './pool/line-chunks';
+import { blobSource, lineBlocks } from './pool/line-blocks';
 import { runPool, type PoolWorker } from './pool/pool';
+import { LEDGER_BYTES_PER_PAIR, NonceLedger } from './tally';
 import { TS_WINDOW_SECONDS } from '$lib/account-api/ts-window';
 import { decodeVerdicts, encodeVerdicts, transferables, type VerdictBatch } from './verdict-batch';
 import type {
@@ -134,9 +136,14 @@ export function serveTriage(
 					try {
 						workers ??= pool?.() ?? [];
 						post({ type: 'format', id, format: pooled.plan.format });
+						const partBytes = partBytesFor(pooled.blob.size, workers.length);
 						const summary = await runPool({
 							workers,
-							stream: pooled.blob.stream(),
+							// Blocks of a part's size that end at a line break go to a worker uncopied, and the
+							// ledger is made at the size the log likely needs, not grown to it (as the CLI does).
+							stream: lineBlocks(blobSource(pooled.blob), partBytes),
+							ownedBlocks: true,
+							nonces: new NonceLedger(pooled.blob.size / LEDGER_BYTES_PER_PAIR),
 							plan: pooled.plan,
 							settings: {
 								keys: String(command.keys ?? ''),
@@ -146,7 +153,7 @@ export function serveTriage(
 								output: 'batch',
 								revealKid: false
 							},
-							partBytes: partBytesFor(pooled.blob.size, workers.length),
+							partBytes,
 							totalBytes: pooled.blob.size,
 							signal: controller.signal,
 							intervalMs: command.options?.intervalMs ?? 100,

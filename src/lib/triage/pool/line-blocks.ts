@@ -1,9 +1,31 @@
-// `npm run triage`'s way of reading a log for its pool of threads: the file read straight into
-// buffers of about a part's size, each cut after its last LF, the bytes after it carried to the
-// start of the next buffer. A block then goes to a thread as it is (LineChunker.feedOwned): the
-// coordinator copies only the carried bytes, not every byte twice (held, then joined into a part),
-// and it shares two cores with the threads it feeds.
-import type { FileHandle } from 'node:fs/promises';
+// The triage pool's way of reading a log, on the command line (a file) and on the page (a File):
+// read straight into buffers of about a part's size, each cut after its last LF, the bytes after
+// it carried to the start of the next buffer. A block then goes to a worker as it is
+// (LineChunker.feedOwned): the coordinator copies only the carried bytes, not every byte twice
+// (held, then joined into a part), and it shares the cores with the workers it feeds.
+
+/** Where the blocks are read from: node:fs's FileHandle has this shape; blobSource makes one. */
+export interface BlockSource {
+	read(
+		buffer: Uint8Array,
+		offset: number,
+		length: number,
+		position: number
+	): Promise<{ bytesRead: number }>;
+	close(): Promise<void>;
+}
+
+/** A Blob (a File the page was given, a pasted text) as a BlockSource. */
+export function blobSource(blob: Blob): BlockSource {
+	return {
+		async read(buffer, offset, length, position) {
+			const bytes = new Uint8Array(await blob.slice(position, position + length).arrayBuffer());
+			buffer.set(bytes, offset);
+			return { bytesRead: bytes.length };
+		},
+		close: async () => undefined
+	};
+}
 
 const LF = 0x0a;
 
@@ -13,7 +35,7 @@ const LF = 0x0a;
  * at all (then nothing is carried: the chunker copies and cuts it as any block). Each block has a
  * buffer of its own. The stream closes the file at its end, on an error, and when cancelled.
  */
-export function lineBlocks(file: FileHandle, blockBytes: number): ReadableStream<Uint8Array> {
+export function lineBlocks(file: BlockSource, blockBytes: number): ReadableStream<Uint8Array> {
 	let carried = new Uint8Array(0);
 	let position = 0;
 	let closed = false;
