@@ -204,6 +204,38 @@ describe('TriageDesk', () => {
 		expect(desk.summary?.requests).toBe(expected.requests);
 	});
 
+	it('starts a run again in a new worker when its worker says nothing of it, once', async () => {
+		// A worker that takes every message and answers none, as Firefox's sometimes did.
+		const silent: TriageWorker = {
+			postMessage: () => undefined,
+			addEventListener: () => undefined,
+			removeEventListener: () => undefined,
+			terminate: vi.fn()
+		};
+		const create = vi
+			.fn<() => TriageWorker>()
+			.mockReturnValueOnce(silent)
+			.mockImplementation(realWorker);
+		const desk = new TriageDesk(create, { silentStartMs: 50 });
+		desk.requestsText = log.text;
+		desk.keysText = log.keys;
+		desk.start();
+		await finished(desk);
+		expect(silent.terminate).toHaveBeenCalledTimes(1);
+		expect(create).toHaveBeenCalledTimes(2);
+		expect(desk.summary?.requests).toBe(expected.requests);
+		// The second worker is silent too: the run is not started a third time.
+		const both = vi.fn(() => silent);
+		const stuck = new TriageDesk(both, { silentStartMs: 20 });
+		stuck.requestsText = log.text;
+		stuck.keysText = log.keys;
+		stuck.start();
+		await vi.waitFor(() => expect(both).toHaveBeenCalledTimes(2));
+		await new Promise((resolve) => setTimeout(resolve, 100));
+		expect(both).toHaveBeenCalledTimes(2);
+		expect(stuck.phase).toBe('running');
+	});
+
 	it('takes a handed-over paste over the box limit as a file, never into the box, and triages it', async () => {
 		// The /verify box's link sends what the box refuses: laid out in a text box it held the page.
 		const over = log.text + '\n'.repeat(PASTE_BOX_MAX_BYTES + 1 - log.text.length);

@@ -166,6 +166,14 @@ const ROWS_PER_LOOK = 64;
  * 1.10 s at 250 ms against 1.23 s at 100 ms. Four times a second still reads as live.
  */
 const PROGRESS_INTERVAL_MS = 250;
+/**
+ * How long a run's worker may say nothing of it (its format comes with the log's first bytes)
+ * before it is replaced and the run started again in a new one. Firefox now and then leaves the
+ * triage page's worker silent, with no error: the engines suite's triage path hung in 1 run of 4 or
+ * 5 there, always the first triage of the session (the service worker then taking over the page is
+ * the likely cause; not proven).
+ */
+const SILENT_START_MS = 10_000;
 /** The name of the file a large handed-over paste becomes: what an export of the run would say. */
 const HANDED_FILE_NAME = 'verify-paste.txt';
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
@@ -212,8 +220,11 @@ export class TriageDesk {
 	#worker: TriageWorker | null = null;
 	#run: TriageRun | null = null;
 
-	constructor(createWorker: () => TriageWorker) {
+	readonly #silentStartMs: number;
+
+	constructor(createWorker: () => TriageWorker, { silentStartMs = SILENT_START_MS } = {}) {
 		this.#createWorker = createWorker;
+		this.#silentStartMs = silentStartMs;
 	}
 
 	readonly #keys = $derived(parseKeys(this.keysText));
@@ -329,6 +340,10 @@ export class TriageDesk {
 	start(): void {
 		this.attempted = true;
 		if (this.missingRequests || this.missingKeys) return;
+		this.#begin(true);
+	}
+
+	#begin(mayRestart: boolean): void {
 		this.#run?.cancel();
 		this.#columns = new VerdictColumns();
 		this.#rowsNow();
@@ -343,14 +358,20 @@ export class TriageDesk {
 		this.expandedUrl = null;
 		this.phase = 'running';
 		const columns = this.#columns;
+		// Whether the worker has said anything of this run: its format comes with its first bytes.
+		let heard = false;
 		const run = startTriage(
 			this.#startedWorker(),
 			this.file ?? this.requestsText,
 			this.keysText,
 			{
-				onFormat: (format) => (this.format = format),
+				onFormat: (format) => {
+					heard = true;
+					this.format = format;
+				},
 				onBatch: (batch) => columns.add(batch),
 				onProgress: (progress) => {
+					heard = true;
 					this.progress = progress;
 					this.#liveCounts = progress.counts;
 					this.#showRows();
@@ -359,14 +380,26 @@ export class TriageDesk {
 			{ intervalMs: PROGRESS_INTERVAL_MS }
 		);
 		this.#run = run;
+		// A worker that has said nothing of a run after SILENT_START_MS is replaced, and the run
+		// started again in the new one, once.
+		const silence = mayRestart
+			? setTimeout(() => {
+					if (heard || this.#run !== run || this.phase !== 'running') return;
+					this.#worker?.terminate();
+					this.#worker = null;
+					this.#begin(false);
+				}, this.#silentStartMs)
+			: undefined;
 		run.done.then(
 			(summary) => {
+				clearTimeout(silence);
 				if (this.#run !== run) return;
 				this.#rowsNow();
 				this.summary = summary;
 				if (this.phase === 'running') this.phase = summary.cancelled ? 'cancelled' : 'done';
 			},
 			(error: unknown) => {
+				clearTimeout(silence);
 				if (this.#run !== run) return;
 				this.#rowsNow();
 				this.failure = error instanceof Error ? error.message : String(error);
