@@ -174,7 +174,7 @@ const PROGRESS_INTERVAL_MS = 250;
  * the likely cause; not proven).
  */
 const SILENT_START_MS = 10_000;
-/** The name of the file a large handed-over paste becomes: what an export of the run would say. */
+/** The name a File needs, for a large handed-over paste: never shown (the form says where it came from). */
 const HANDED_FILE_NAME = 'verify-paste.txt';
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
