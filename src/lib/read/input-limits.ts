@@ -67,9 +67,14 @@ function isLow(code: number): boolean {
 	return code >= 0xdc00 && code <= 0xdfff;
 }
 
-/** Megabytes with one decimal, rounded up: 2,000,001 bytes is 2.1 MB, never "2.0 MB, at most 2". */
-function megabytes(bytes: number): string {
-	return (Math.ceil(bytes / 100_000) / 10).toFixed(1);
+/**
+ * A size in decimal units, as the limits are stated, with one decimal rounded up: 2,000,001 bytes
+ * is 2.1 MB, never "2.0 MB, at most 2". Every page that states a size states it this way, so the
+ * same file or paste is the same figure everywhere.
+ */
+export function decimalSize(bytes: number): { value: number; unit: 'megabyte' | 'kilobyte' } {
+	const unit = bytes >= 1_000_000 ? 'megabyte' : 'kilobyte';
+	return { value: Math.ceil(bytes / (unit === 'megabyte' ? 100_000 : 100)) / 10, unit };
 }
 
 /** Kilobytes (of characters, for a link), rounded up. */
@@ -90,7 +95,8 @@ export function overPasteBox(paste: string): boolean {
 export function pasteTooLarge(paste: string): Text<'limits_paste_too_large'> | null {
 	if (!overPasteBox(paste)) return null;
 	return text('limits_paste_too_large', {
-		size: megabytes(utf8Size(paste)),
+		// Over the limit, it is megabytes: the message writes the unit.
+		size: decimalSize(utf8Size(paste)).value.toFixed(1),
 		max: String(PASTE_BOX_MAX_BYTES / 1_000_000),
 		triage: '/triage'
 	});
