@@ -5,8 +5,7 @@
 import { mkdtemp, open as openFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MessageChannel, type MessagePort } from 'node:worker_threads';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
 	serveTriage,
@@ -23,61 +22,14 @@ import { ndjsonLine } from '$lib/triage/exports';
 import { LineSplitter } from '$lib/read/text-source';
 import { LineChunker, countLines, cut, plan, type LinePart } from '$lib/triage/pool/line-chunks';
 import { blobSource, lineBlocks } from '$lib/triage/pool/line-blocks';
-import {
-	poolSize,
-	runPool,
-	type PoolCommand,
-	type PoolReport,
-	type PoolWorker
-} from '$lib/triage/pool/pool';
+import { poolSize, runPool, type PoolWorker } from '$lib/triage/pool/pool';
 import type { PartOutput } from '$lib/triage/pool/part';
-import { servePool } from '$lib/triage/pool/serve';
 import { decodeVerdicts } from '$lib/triage/verdict-batch';
+import { channelWorker, openChannel } from './triage-pool-channel';
 import { triageLogText, BASE_TS } from '../bench/triage-log.js';
 
 const encoder = new TextEncoder();
 const NOW = (BASE_TS + 60) * 1000;
-
-const open: MessagePort[] = [];
-afterEach(() => {
-	for (const port of open.splice(0)) port.close();
-});
-
-/**
- * A pool worker on the far end of a real message channel (every message structured-cloned, the
- * buffers transferred, as between threads). `hold` keeps its results back until `release()`: the
- * test then decides in which order the workers answer.
- */
-function channelWorker(): PoolWorker & { held: PoolReport[]; holding: boolean; release(): void } {
-	const { port1, port2 } = new MessageChannel();
-	open.push(port1, port2);
-	port1.start();
-	port2.start();
-	servePool({
-		postMessage: (report, transfer) => port1.postMessage(report, (transfer ?? []) as ArrayBuffer[]),
-		onCommand: (listener) => port1.on('message', listener)
-	});
-	const listeners = new Set<(report: PoolReport | Error) => void>();
-	const worker = {
-		held: [] as PoolReport[],
-		holding: false,
-		release() {
-			const held = worker.held.splice(0);
-			for (const report of held) for (const listener of listeners) listener(report);
-		},
-		postMessage: (command: PoolCommand, transfer?: Transferable[]) =>
-			port2.postMessage(command, (transfer ?? []) as ArrayBuffer[]),
-		listen(listener: (report: PoolReport | Error) => void) {
-			listeners.add(listener);
-			return () => listeners.delete(listener);
-		}
-	};
-	port2.on('message', (report: PoolReport) => {
-		if (worker.holding) worker.held.push(report);
-		else for (const listener of listeners) listener(report);
-	});
-	return worker;
-}
 
 const stream = (text: string | Uint8Array<ArrayBuffer>) =>
 	new Blob([typeof text === 'string' ? encoder.encode(text) : text]).stream();
@@ -449,10 +401,7 @@ describe('the pool against the one-thread engine', { timeout: 60_000 }, () => {
 				return () => undefined;
 			}
 		});
-		const { port1, port2 } = new MessageChannel();
-		open.push(port1, port2);
-		port1.start();
-		port2.start();
+		const { port1, port2 } = openChannel();
 		serveTriage(port1 as unknown as TriagePort<TriageCommand, TriageReport>, {
 			pool: () => {
 				started += 1;
@@ -479,10 +428,7 @@ describe('the pool against the one-thread engine', { timeout: 60_000 }, () => {
 	});
 
 	it('splits a big log across the triage worker’s pool, and not a small one', async () => {
-		const { port1, port2 } = new MessageChannel();
-		open.push(port1, port2);
-		port1.start();
-		port2.start();
+		const { port1, port2 } = openChannel();
 		serveTriage(port1 as unknown as TriagePort<TriageCommand, TriageReport>, {
 			pool: () => [channelWorker(), channelWorker()]
 		});

@@ -6,6 +6,7 @@
 // diagnosed in a worker of their own where one can start (diagnoser.ts), started with this one.
 import { workerDiagnose } from './diagnoser';
 import { poolSize, type PoolReport, type PoolWorker } from './pool/pool';
+import { warmUpPool } from './pool/warm-up';
 import { serveTriage, type TriageCommand, type TriagePort, type TriageReport } from './protocol';
 
 /** A Web Worker as the pool's coordinator talks to it. */
@@ -48,8 +49,11 @@ function startPool(): PoolWorker[] | undefined {
 		return undefined;
 	}
 }
-// Started now, with this worker: each warms up while the page waits for a log (warm-up.ts).
+// Started now, with this worker, and warmed up while the page waits for a log (warm-up.ts); the
+// first run stops the warm-up.
 const poolWorkers = startPool();
+const warmUp = new AbortController();
+if (poolWorkers !== undefined) void warmUpPool(poolWorkers, warmUp.signal);
 
 serveTriage(globalThis as unknown as TriagePort<TriageCommand, TriageReport>, {
 	diagnose: canStartWorkers
@@ -60,5 +64,10 @@ serveTriage(globalThis as unknown as TriagePort<TriageCommand, TriageReport>, {
 				{ startNow: true }
 			)
 		: undefined,
-	pool: poolWorkers && (() => poolWorkers)
+	pool:
+		poolWorkers &&
+		(() => {
+			warmUp.abort();
+			return poolWorkers;
+		})
 });

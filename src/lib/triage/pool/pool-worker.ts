@@ -8,11 +8,8 @@ const scope = globalThis as unknown as {
 	postMessage(report: PoolReport, transfer?: Transferable[]): void;
 	addEventListener(type: 'message', listener: (event: MessageEvent<PoolCommand>) => void): void;
 };
-servePool(
-	{
-		postMessage: (report, transfer) => scope.postMessage(report, transfer ?? []),
-		onCommand: (listener) => scope.addEventListener('message', (event) => listener(event.data))
-	},
-	// Started with the triage worker, before a log is chosen: its code is warm when one comes.
-	{ warmUp: true }
-);
+// Started with the triage worker, before a log is chosen, which warms it up (warm-up.ts).
+servePool({
+	postMessage: (report, transfer) => scope.postMessage(report, transfer ?? []),
+	onCommand: (listener) => scope.addEventListener('message', (event) => listener(event.data))
+});

@@ -2,7 +2,6 @@
 // answered with its result (or why it failed); a cancel stops the run's part being read.
 import type { MacCheckFactory } from '../hmac';
 import { resultTransferables, triagePart, type PartSettings } from './part';
-import { warmUpLog } from './warm-up';
 import type { PoolCommand, PoolReport } from './pool';
 
 /** The side of a worker's scope (or a MessagePort, a worker thread's parentPort) it uses. */
@@ -14,13 +13,10 @@ export interface PoolScope {
 /** Runs settings kept at once: a run's follow the previous one's out. */
 const RUNS_KEPT = 4;
 
-export function servePool(
-	scope: PoolScope,
-	options: { macCheck?: MacCheckFactory; warmUp?: boolean } = {}
-): void {
+export function servePool(scope: PoolScope, options: { macCheck?: MacCheckFactory } = {}): void {
 	const runs = new Map<number, { settings: PartSettings; stop: AbortController }>();
-	// One part at a time, in the order given: a worker is one core's worth. A warm-up goes first.
-	let queue: Promise<void> = options.warmUp ? warmUp() : Promise.resolve();
+	// One part at a time, in the order given: a worker is one core's worth.
+	let queue: Promise<void> = Promise.resolve();
 	scope.onCommand((command) => {
 		if (command.type === 'setup') {
 			runs.set(command.run, { settings: command.settings, stop: new AbortController() });
@@ -57,14 +53,4 @@ export function servePool(
 			}
 		});
 	});
-}
-
-/** Triages the warm-up log (warm-up.ts) and forgets it; never fails. */
-async function warmUp(): Promise<void> {
-	try {
-		const { bytes, settings } = warmUpLog();
-		await triagePart({ index: 0, bytes, linesBefore: 0, tooLong: false }, settings);
-	} catch {
-		// A warm-up that fails costs only its time.
-	}
 }

@@ -1,0 +1,114 @@
+// The pool's warm-up (src/lib/triage/pool/warm-up.ts): a made-up log run through the pool before a
+// log is chosen. It is worth its time only if it takes the paths a real log takes (every mistake the
+// diagnosis names, the lines a reader cannot read, unknown kids, clocks, nonces), and it must leave
+// nothing behind: a run after it, or one that stops it half-way, answers as a pool never warmed.
+import { describe, expect, it } from 'vitest';
+import { triage, type TriageSummary, type VerdictRecord } from '$lib/triage';
+import { runPool, type PoolWorker } from '$lib/triage/pool/pool';
+import { plan } from '$lib/triage/pool/line-chunks';
+import { WARM_UP_SETTINGS, warmUpLines, warmUpPool } from '$lib/triage/pool/warm-up';
+import { decodeVerdicts } from '$lib/triage/verdict-batch';
+import { triageLogText, BASE_TS } from '../bench/triage-log.js';
+import { channelWorker } from './triage-pool-channel';
+
+const encoder = new TextEncoder();
+const NOW = (BASE_TS + 60) * 1000;
+
+/** The mistakes a real log has, as the diagnosis names them (tests/bench/triage-log.js plants them). */
+const MISTAKES = [
+	'crlf',
+	'digest-hex',
+	'ext-line-dropped',
+	'host-other-deployment',
+	'host-with-port',
+	'method-lower-case',
+	'query-dropped'
+];
+
+describe('the warm-up log', () => {
+	it('takes every path a real log takes', async () => {
+		// Two rounds of every fault (64 lines each), cut where the pool's blocks would be.
+		const text = warmUpLines(0, 1000) + warmUpLines(1000, 2 * 64 * 13);
+		const lines = text.split('\n').filter((line) => line !== '');
+		expect(lines).toHaveLength(2 * 64 * 13);
+		const summary = await triage(new Blob([text]).stream(), WARM_UP_SETTINGS.keys, {
+			nowMs: WARM_UP_SETTINGS.nowMs
+		});
+		expect(summary.requests).toBe(lines.length);
+		expect(summary.mistakes.map((mistake) => mistake.id).sort()).toEqual(MISTAKES);
+		expect(summary.unexplained).toBeGreaterThan(0);
+		expect(summary.unreadable.map((entry) => entry.code).sort()).toEqual([
+			'bad-header',
+			'not-json'
+		]);
+		expect(summary.groups['no-key']).toBeGreaterThan(0);
+		expect(summary.clock.outsideWindow).toBeGreaterThan(0);
+		expect(summary.noncesReused).toBeGreaterThan(0);
+		// Most of it is signed well, as most of a real log is.
+		expect(summary.groups.match / summary.requests).toBeGreaterThan(0.95);
+		// Several kids, and more than one kind of client's header.
+		expect(summary.kids.filter((kid) => kid.noKey === 0)).toHaveLength(4);
+		expect(summary.clients.length).toBeGreaterThan(1);
+	});
+});
+
+describe('warming a pool up', () => {
+	const log = triageLogText({ requests: 3000, faultRate: 0.02, seed: 21 });
+
+	async function run(workers: PoolWorker[]) {
+		const bytes = encoder.encode(log.text);
+		const found = plan(bytes.subarray(0, 65_536));
+		if (found === null) throw new Error('the test log is not one the pool splits');
+		const records: VerdictRecord[] = [];
+		const summary = await runPool({
+			workers,
+			stream: new Blob([bytes]).stream(),
+			plan: found,
+			settings: {
+				keys: log.keys,
+				windowSeconds: 300,
+				nowMs: NOW,
+				hmac: 'own',
+				output: 'batch',
+				revealKid: false
+			},
+			partBytes: 64 << 10,
+			onPart: ({ result }) => {
+				if (result.batch) records.push(...decodeVerdicts(result.batch));
+			}
+		});
+		return { summary, records };
+	}
+
+	const comparable = ({ elapsedMs: _elapsed, ...rest }: TriageSummary) => (void _elapsed, rest);
+
+	it('leaves nothing behind: a run after it answers as on a pool never warmed', async () => {
+		const cold = await run([channelWorker(), channelWorker()]);
+		const workers = [channelWorker(), channelWorker()];
+		await warmUpPool(workers, new AbortController().signal, 3000);
+		const warm = await run(workers);
+		expect(comparable(warm.summary)).toEqual(comparable(cold.summary));
+		expect(warm.records).toEqual(cold.records);
+	});
+
+	it('stops when a run starts: the run answers in full, and the warm-up ends', async () => {
+		const cold = await run([channelWorker(), channelWorker()]);
+		const workers = [channelWorker(), channelWorker()];
+		// The first part the warm-up gets back: it is under way (and far from its end) then.
+		const underWay = new Promise<void>((resolve) => {
+			const stopListening = workers[0]!.listen((report) => {
+				if (report instanceof Error || report.type !== 'result') return;
+				stopListening();
+				resolve();
+			});
+		});
+		const stop = new AbortController();
+		const warming = warmUpPool(workers, stop.signal, 200_000);
+		await underWay;
+		stop.abort();
+		const warm = await run(workers);
+		await warming;
+		expect(comparable(warm.summary)).toEqual(comparable(cold.summary));
+		expect(warm.records).toEqual(cold.records);
+	});
+});
