@@ -7,6 +7,7 @@
 // another scheme, an unknown kid, a ts outside the window and a nonce used twice. Nothing of it is
 // kept, and a run that starts stops it.
 import type { Digest } from '$lib/mac';
+import type { MistakeId } from '$lib/diagnosis/mistakes/catalogue';
 import { syncDigests } from '../hmac';
 import { OPERATIONS } from '$lib/account-api/operations';
 import { DEPLOYMENTS } from '$lib/account-api/deployments';
@@ -22,15 +23,17 @@ const OTHER_HOST = DEPLOYMENTS.overseas.host;
 const PATHS = Object.values(OPERATIONS).map((operation) => operation.path);
 const FIRST_TS = 1_700_000_000;
 
-/** What a line of the made-up log gets wrong, if anything. */
+/** What a line of the made-up log gets wrong, if anything: mistakes as the diagnosis names them first. */
 const FAULTS = [
-	'query-dropped',
-	'host-other-deployment',
-	'host-with-port',
-	'method-lower-case',
-	'ext-line-dropped',
-	'crlf',
-	'digest-hex',
+	...([
+		'query-dropped',
+		'host-other-deployment',
+		'host-with-port',
+		'method-lower-case',
+		'ext-line-dropped',
+		'crlf',
+		'digest-hex'
+	] as const satisfies readonly MistakeId[]),
 	'unexplained',
 	'no-key',
 	'not-json',
