@@ -3,7 +3,12 @@
 // each test.
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { afterEach } from 'vitest';
-import type { PoolCommand, PoolReport, PoolWorker } from '$lib/triage/pool/pool';
+import { runPool, type PoolCommand, type PoolReport, type PoolWorker } from '$lib/triage/pool/pool';
+import { plan } from '$lib/triage/pool/line-chunks';
+import type { PartOutput } from '$lib/triage/pool/part';
+import type { VerdictRecord } from '$lib/triage';
+import { decodeVerdicts } from '$lib/triage/verdict-batch';
+import { BASE_TS } from '../bench/triage-log.js';
 import { servePool } from '$lib/triage/pool/serve';
 
 const open: MessagePort[] = [];
@@ -55,4 +60,39 @@ export function channelWorker(): PoolWorker & {
 		else for (const listener of listeners) listener(report);
 	});
 	return worker;
+}
+
+/** The time a test's runs take as now: a minute after the generated log's first ts. */
+export const NOW = (BASE_TS + 60) * 1000;
+
+const encoder = new TextEncoder();
+
+/** A run of the pool on `text`, its verdicts decoded and its text kept (a CSV or NDJSON run). */
+export async function pooled(
+	text: string | Uint8Array<ArrayBuffer>,
+	keys: string,
+	{
+		workers = 3,
+		partBytes = 4096,
+		output = 'batch' as PartOutput,
+		workerList = undefined as PoolWorker[] | undefined
+	} = {}
+) {
+	const bytes = typeof text === 'string' ? encoder.encode(text) : text;
+	const found = plan(bytes.subarray(0, 65_536));
+	if (found === null) throw new Error('the test log is not one the pool splits');
+	const records: VerdictRecord[] = [];
+	let written = '';
+	const summary = await runPool({
+		workers: workerList ?? Array.from({ length: workers }, channelWorker),
+		stream: new Blob([bytes]).stream(),
+		plan: found,
+		settings: { keys, windowSeconds: 300, nowMs: NOW, hmac: 'own', output, revealKid: false },
+		partBytes,
+		onPart: ({ result, text: partText }) => {
+			if (result.batch) records.push(...decodeVerdicts(result.batch));
+			if (partText !== null) written += partText;
+		}
+	});
+	return { summary, records, written };
 }

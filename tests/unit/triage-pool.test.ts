@@ -23,13 +23,10 @@ import { LineSplitter } from '$lib/read/text-source';
 import { LineChunker, countLines, cut, plan, type LinePart } from '$lib/triage/pool/line-chunks';
 import { blobSource, lineBlocks } from '$lib/triage/pool/line-blocks';
 import { poolSize, runPool, type PoolWorker } from '$lib/triage/pool/pool';
-import type { PartOutput } from '$lib/triage/pool/part';
-import { decodeVerdicts } from '$lib/triage/verdict-batch';
-import { channelWorker, openChannel } from './triage-pool-channel';
-import { triageLogText, BASE_TS } from '../bench/triage-log.js';
+import { channelWorker, NOW, openChannel, pooled } from './triage-pool-channel';
+import { triageLogText } from '../bench/triage-log.js';
 
 const encoder = new TextEncoder();
-const NOW = (BASE_TS + 60) * 1000;
 
 const stream = (text: string | Uint8Array<ArrayBuffer>) =>
 	new Blob([typeof text === 'string' ? encoder.encode(text) : text]).stream();
@@ -50,35 +47,6 @@ async function oneThread(text: string | Uint8Array<ArrayBuffer>, keys: string) {
 		onVerdicts: (batch) => void records.push(...batch)
 	});
 	return { summary, records };
-}
-
-async function pooled(
-	text: string | Uint8Array<ArrayBuffer>,
-	keys: string,
-	{
-		workers = 3,
-		partBytes = 4096,
-		output = 'batch' as PartOutput,
-		workerList = undefined as PoolWorker[] | undefined
-	} = {}
-) {
-	const bytes = typeof text === 'string' ? encoder.encode(text) : text;
-	const found = plan(bytes.subarray(0, 65_536));
-	if (found === null) throw new Error('the test log is not one the pool splits');
-	const records: VerdictRecord[] = [];
-	let written = '';
-	const summary = await runPool({
-		workers: workerList ?? Array.from({ length: workers }, channelWorker),
-		stream: stream(bytes),
-		plan: found,
-		settings: { keys, windowSeconds: 300, nowMs: NOW, hmac: 'own', output, revealKid: false },
-		partBytes,
-		onPart: ({ result, text: partText }) => {
-			if (result.batch) records.push(...decodeVerdicts(result.batch));
-			if (partText !== null) written += partText;
-		}
-	});
-	return { summary, records, written };
 }
 
 /** Every byte of `bytes` once, in order, in parts of whole lines numbered as the whole-file reader numbers them. */

@@ -3,27 +3,11 @@
 // diagnosis names, the lines a reader cannot read, unknown kids, clocks, nonces), and it must leave
 // nothing behind: a run after it, or one that stops it half-way, answers as a pool never warmed.
 import { describe, expect, it } from 'vitest';
-import { triage, type TriageSummary, type VerdictRecord } from '$lib/triage';
-import { runPool, type PoolWorker } from '$lib/triage/pool/pool';
-import { plan } from '$lib/triage/pool/line-chunks';
+import { triage, type TriageSummary } from '$lib/triage';
+import type { PoolWorker } from '$lib/triage/pool/pool';
 import { WARM_UP_SETTINGS, warmUpLines, warmUpPool } from '$lib/triage/pool/warm-up';
-import { decodeVerdicts } from '$lib/triage/verdict-batch';
-import { triageLogText, BASE_TS } from '../bench/triage-log.js';
-import { channelWorker } from './triage-pool-channel';
-
-const encoder = new TextEncoder();
-const NOW = (BASE_TS + 60) * 1000;
-
-/** The mistakes a real log has, as the diagnosis names them (tests/bench/triage-log.js plants them). */
-const MISTAKES = [
-	'crlf',
-	'digest-hex',
-	'ext-line-dropped',
-	'host-other-deployment',
-	'host-with-port',
-	'method-lower-case',
-	'query-dropped'
-];
+import { PLANTED_MISTAKES, triageLogText } from '../bench/triage-log.js';
+import { channelWorker, pooled } from './triage-pool-channel';
 
 describe('the warm-up log', () => {
 	it('takes every path a real log takes', async () => {
@@ -35,7 +19,10 @@ describe('the warm-up log', () => {
 			nowMs: WARM_UP_SETTINGS.nowMs
 		});
 		expect(summary.requests).toBe(lines.length);
-		expect(summary.mistakes.map((mistake) => mistake.id).sort()).toEqual(MISTAKES);
+		// The mistakes a real log has, as the bench's log plants them and the diagnosis names them.
+		expect(summary.mistakes.map((mistake) => mistake.id).sort()).toEqual(
+			[...PLANTED_MISTAKES].sort()
+		);
 		expect(summary.unexplained).toBeGreaterThan(0);
 		expect(summary.unreadable.map((entry) => entry.code).sort()).toEqual([
 			'bad-header',
@@ -55,30 +42,8 @@ describe('the warm-up log', () => {
 describe('warming a pool up', () => {
 	const log = triageLogText({ requests: 3000, faultRate: 0.02, seed: 21 });
 
-	async function run(workers: PoolWorker[]) {
-		const bytes = encoder.encode(log.text);
-		const found = plan(bytes.subarray(0, 65_536));
-		if (found === null) throw new Error('the test log is not one the pool splits');
-		const records: VerdictRecord[] = [];
-		const summary = await runPool({
-			workers,
-			stream: new Blob([bytes]).stream(),
-			plan: found,
-			settings: {
-				keys: log.keys,
-				windowSeconds: 300,
-				nowMs: NOW,
-				hmac: 'own',
-				output: 'batch',
-				revealKid: false
-			},
-			partBytes: 64 << 10,
-			onPart: ({ result }) => {
-				if (result.batch) records.push(...decodeVerdicts(result.batch));
-			}
-		});
-		return { summary, records };
-	}
+	const run = (workers: PoolWorker[]) =>
+		pooled(log.text, log.keys, { workerList: workers, partBytes: 64 << 10 });
 
 	const comparable = ({ elapsedMs: _elapsed, ...rest }: TriageSummary) => (void _elapsed, rest);
 
