@@ -9,7 +9,9 @@ describe('decimalSize', () => {
 		expect(decimalSize(2_000_000)).toEqual({ value: 2, unit: 'megabyte' });
 		expect(decimalSize(2_000_001)).toEqual({ value: 2.1, unit: 'megabyte' });
 		expect(decimalSize(6_050_000)).toEqual({ value: 6.1, unit: 'megabyte' });
-		expect(decimalSize(999_999)).toEqual({ value: 1000, unit: 'kilobyte' });
+		expect(decimalSize(999_900)).toEqual({ value: 999.9, unit: 'kilobyte' });
+		// Never "1,000 kB": the unit changes where the rounded figure would reach it.
+		expect(decimalSize(999_901)).toEqual({ value: 1, unit: 'megabyte' });
 		expect(decimalSize(1_234)).toEqual({ value: 1.3, unit: 'kilobyte' });
 		expect(decimalSize(0)).toEqual({ value: 0, unit: 'kilobyte' });
 	});

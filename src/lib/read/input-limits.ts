@@ -73,7 +73,8 @@ function isLow(code: number): boolean {
  * same file or paste is the same figure everywhere.
  */
 export function decimalSize(bytes: number): { value: number; unit: 'megabyte' | 'kilobyte' } {
-	const unit = bytes >= 1_000_000 ? 'megabyte' : 'kilobyte';
+	// Past 999,900 bytes, kilobytes rounded up would be "1,000 kB": that is 1.0 MB.
+	const unit = bytes > 999_900 ? 'megabyte' : 'kilobyte';
 	return { value: Math.ceil(bytes / (unit === 'megabyte' ? 100_000 : 100)) / 10, unit };
 }
 
