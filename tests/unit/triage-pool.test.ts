@@ -19,9 +19,10 @@ import {
 	type VerdictRecord
 } from '$lib/triage';
 import { ndjsonLine } from '$lib/triage/exports';
+import { decodeVerdicts } from '$lib/triage/verdict-batch';
 import { LineSplitter } from '$lib/read/text-source';
 import { LineChunker, countLines, cut, plan, type LinePart } from '$lib/triage/pool/line-chunks';
-import { blobSource, lineBlocks } from '$lib/triage/pool/line-blocks';
+import { blobSource, lineBlocks, SpareBuffers } from '$lib/triage/pool/line-blocks';
 import { poolSize, runPool, type PoolWorker } from '$lib/triage/pool/pool';
 import { channelWorker, NOW, openChannel, pooled } from './triage-pool-channel';
 import { triageLogText } from '../bench/triage-log.js';
@@ -409,6 +410,74 @@ describe('the pool against the one-thread engine', { timeout: 60_000 }, () => {
 		expect(bigRun.groups.mismatch).toBe(big.expected.mismatch);
 		expect(smallRun.workers).toBe(0);
 		expect(smallRun.groups.mismatch).toBe(small.expected.mismatch);
+	});
+
+	it('reads characters cut where a part is decoded in pieces as the engine does', async () => {
+		// Each worker decodes its part 32 KiB at a time (part.ts): a character of 2, 3 or 4 bytes
+		// that a piece's end cuts in two is completed from the next piece, not made two U+FFFDs.
+		const log = triageLogText({ requests: 600, faultRate: 0.05, seed: 17 });
+		const wide = ['é', '中', '😀'];
+		const text = log.text
+			.trimEnd()
+			.split('\n')
+			.map((line, index) => {
+				// In the URL (as a fragment, which is not signed): a verdict quotes it.
+				const note = (wide[index % 3] as string).repeat(40 + (index % 13));
+				return `${line.replace(/"url":"([^"]*)"/, (_, url: string) => `"url":"${url}#${note}"`)}\n`;
+			})
+			.join('');
+		expect(encoder.encode(text).length).toBeGreaterThan(4 * 32_768);
+		const alone = await oneThread(text, log.keys);
+		// Parts of 100 KiB: several pieces each, their ends inside characters of every width.
+		const pool = await pooled(text, log.keys, { workers: 2, partBytes: 100_000 });
+		expect(pool.records).toEqual(alone.records);
+		expect(comparable(pool.summary)).toEqual(comparable(alone.summary));
+		expect(pool.summary.groups.mismatch).toBe(log.expected.mismatch);
+	});
+
+	it('reads blocks into the buffers the workers send back, each reused only once its part is triaged', async () => {
+		const log = triageLogText({ requests: 4000, faultRate: 0.03, seed: 29 });
+		const bytes = encoder.encode(log.text);
+		const alone = await oneThread(log.text, log.keys);
+		/** Spares that count the buffers made new, and those taken again. */
+		class Counted extends SpareBuffers {
+			made = 0;
+			reused = 0;
+			override take(length: number) {
+				const buffer = super.take(length);
+				// A buffer sent back was detached on its way out and comes back whole: a new one is
+				// all zeros, a spare one holds the last block read into it.
+				if (buffer.some((byte) => byte !== 0)) this.reused += 1;
+				else this.made += 1;
+				return buffer;
+			}
+		}
+		const spares = new Counted();
+		const records: VerdictRecord[] = [];
+		const summary = await runPool({
+			workers: [channelWorker(), channelWorker()],
+			stream: lineBlocks(blobSource(new Blob([bytes])), 4096, spares),
+			ownedBlocks: true,
+			spares,
+			plan: plan(bytes.subarray(0, 65_536))!,
+			settings: {
+				keys: log.keys,
+				windowSeconds: 300,
+				nowMs: NOW,
+				hmac: 'own',
+				output: 'batch',
+				revealKid: false
+			},
+			partBytes: 4096,
+			onPart: ({ result }) => void records.push(...decodeVerdicts(result.batch!))
+		});
+		// A block read into a buffer a worker still reads would change its verdicts.
+		expect(records).toEqual(alone.records);
+		expect(comparable(summary)).toEqual(comparable(alone.summary));
+		// Two workers, three parts each at most in flight (pool.ts): about that many buffers are made,
+		// and every other block is read into one sent back.
+		expect(spares.made + spares.reused).toBeGreaterThan(200);
+		expect(spares.made).toBeLessThanOrEqual(12);
 	});
 
 	it('reads ahead only so far: a slow writer holds the reading, and memory with it', async () => {

@@ -4,6 +4,8 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { FileHandle } from 'node:fs/promises';
 import { PLAN_BYTES, plan, type PoolPlan } from '../pool/line-chunks';
+import { SpareBuffers } from '../pool/line-blocks';
+import { detachEarly } from '../pool/detach-early';
 import type { PartOutput } from '../pool/part';
 import { poolSize, runPool, type PoolReport, type PoolWorker } from '../pool/pool';
 import { POOL_MIN_BYTES, partBytesFor } from '../protocol';
@@ -64,7 +66,7 @@ export async function poolFor(
 export async function triageOnThreads(
 	pool: { plan: PoolPlan; thread: URL },
 	/** The file in blocks of about `blockBytes` that end at line breaks (lineBlocks). */
-	stream: (blockBytes: number) => ReadableStream<Uint8Array>,
+	stream: (blockBytes: number, spares: SpareBuffers) => ReadableStream<Uint8Array>,
 	run: {
 		keysText: string;
 		output: PartOutput;
@@ -78,12 +80,16 @@ export async function triageOnThreads(
 		write: (text: string) => Promise<void>;
 	}
 ): Promise<TriageSummary> {
+	// This thread transfers the parts: before its merging code is compiled (detach-early.ts).
+	detachEarly();
 	const threads = startThreads(pool.thread, run.threads ?? undefined);
 	const partBytes = partBytesFor(run.size ?? 0, threads.workers.length);
+	const spares = new SpareBuffers();
 	try {
 		return await runPool({
 			workers: threads.workers,
-			stream: stream(partBytes),
+			stream: stream(partBytes, spares),
+			spares,
 			ownedBlocks: true,
 			plan: pool.plan,
 			settings: {

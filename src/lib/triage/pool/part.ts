@@ -215,13 +215,23 @@ class Collected {
 }
 
 /**
- * The part's bytes as a stream of one chunk: read and decoded at once, not copied into a Blob and
- * read back a few kilobytes at a time.
+ * Bytes of a part decoded at once. A part's text decoded whole is a string of a mebibyte, which V8
+ * puts in its space for large objects: fresh pages of memory for every part, and a slower decode.
+ * In pieces of 32 KiB the strings stay among the young objects, whose memory is reused. Measured
+ * on `npm run triage` with a million requests (2 threads, same machine, in turn): whole parts
+ * 5.20–5.26 s, 64 KiB pieces 4.45–4.49 s, 32 KiB 4.34–4.37 s; 128 KiB is as slow as whole parts.
+ */
+const DECODE_PIECE = 32 << 10;
+
+/**
+ * The part's bytes as a stream of DECODE_PIECE views of them: read at once (not copied into a
+ * Blob and read back), and decoded a piece at a time.
  */
 function bytesStream(bytes: Uint8Array<ArrayBuffer>): ReadableStream<Uint8Array> {
 	return new ReadableStream<Uint8Array>({
 		start(controller) {
-			if (bytes.byteLength > 0) controller.enqueue(bytes);
+			for (let at = 0; at < bytes.byteLength; at += DECODE_PIECE)
+				controller.enqueue(bytes.subarray(at, at + DECODE_PIECE));
 			controller.close();
 		}
 	});
