@@ -3,6 +3,7 @@
 // performance figures of one page (lighthouseMobile). The mobile preset is Lighthouse's default
 // configuration: a Moto G Power's screen, slow 4G (150 ms, 1.6 Mbit/s) and a CPU 4 times slower,
 // simulated (Lantern) from a trace of an unthrottled load.
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { CHROMIUM_FLAGS } from './measure.js';
 
@@ -148,6 +149,26 @@ export const MOBILE_PAGES = [
 	'/zh-CN/sandbox'
 ];
 
+/**
+ * Which of the machine's fonts has Chinese glyphs, as fontconfig tells Chromium on Linux. Every
+ * phone has one; a machine without any draws the /zh-CN/ pages glyph by glyph from fallbacks that
+ * lack them, and its layout alone then took 180 ms of one load's main thread (Chromium 156, no CJK
+ * font installed) against a few milliseconds with one.
+ */
+function chineseFontLine() {
+	try {
+		const families = execFileSync('fc-list', [':lang=zh', 'family'], { encoding: 'utf8' })
+			.split('\n')
+			.map((line) => line.split(',')[0]?.trim() ?? '')
+			.filter((family) => family !== '');
+		if (families.length > 0)
+			return `Chinese text in ${[...new Set(families)].sort().join(', ')} (fc-list :lang=zh)`;
+		return 'warning: no font with Chinese glyphs (fc-list :lang=zh is empty): the /zh-CN/ pages are slower here than on any phone; install fonts-droid-fallback or fonts-noto-cjk';
+	} catch {
+		return 'fonts: fc-list did not run (not Linux?)';
+	}
+}
+
 /** Issue 27's targets for every page, each a median of the runs. */
 export const MOBILE_TARGETS = { performance: 100, lcpAfterFcp: 50, tbt: 50 };
 
@@ -193,6 +214,7 @@ export async function lighthouseMobileSection({
 	log(
 		`served as GitHub Pages serves it: gzip, under ${basePath}/; load average before: ${loadAverage()}`
 	);
+	log(chineseFontLine());
 	/** @type {Map<string, MobileRun[]>} */
 	const byPage = new Map(pages.map((page) => [page, []]));
 	for (let round = 1; round <= runs; round += 1) {
