@@ -65,6 +65,11 @@ export function channelWorker(): PoolWorker & {
 /** The time a test's runs take as now: a minute after the generated log's first ts. */
 export const NOW = (BASE_TS + 60) * 1000;
 
+/** A test run's settings: the keys given, the server's window, NOW, the engine's own HMAC. */
+export function runSettings(keys: string, output: PartOutput = 'batch') {
+	return { keys, windowSeconds: 300, nowMs: NOW, hmac: 'own' as const, output, revealKid: false };
+}
+
 const encoder = new TextEncoder();
 
 /** A run of the pool on `text`, its verdicts decoded and its text kept (a CSV or NDJSON run). */
@@ -87,7 +92,7 @@ export async function pooled(
 		workers: workerList ?? Array.from({ length: workers }, channelWorker),
 		stream: new Blob([bytes]).stream(),
 		plan: found,
-		settings: { keys, windowSeconds: 300, nowMs: NOW, hmac: 'own', output, revealKid: false },
+		settings: runSettings(keys, output),
 		partBytes,
 		onPart: ({ result, text: partText }) => {
 			if (result.batch) records.push(...decodeVerdicts(result.batch));

@@ -24,7 +24,7 @@ import { LineSplitter } from '$lib/read/text-source';
 import { LineChunker, countLines, cut, plan, type LinePart } from '$lib/triage/pool/line-chunks';
 import { blobSource, lineBlocks, SpareBuffers } from '$lib/triage/pool/line-blocks';
 import { poolSize, runPool, type PoolWorker } from '$lib/triage/pool/pool';
-import { channelWorker, NOW, openChannel, pooled } from './triage-pool-channel';
+import { channelWorker, NOW, openChannel, pooled, runSettings } from './triage-pool-channel';
 import { triageLogText } from '../bench/triage-log.js';
 
 const encoder = new TextEncoder();
@@ -322,14 +322,7 @@ describe('the pool against the one-thread engine', { timeout: 60_000 }, () => {
 			workers: [channelWorker(), channelWorker()],
 			stream: stream(bytes),
 			plan: found!,
-			settings: {
-				keys: log.keys,
-				windowSeconds: 300,
-				nowMs: NOW,
-				hmac: 'own',
-				output: 'batch',
-				revealKid: false
-			},
+			settings: runSettings(log.keys, 'batch'),
 			partBytes: 8192,
 			signal: stop.signal,
 			onPart: () => {
@@ -460,14 +453,7 @@ describe('the pool against the one-thread engine', { timeout: 60_000 }, () => {
 			ownedBlocks: true,
 			spares,
 			plan: plan(bytes.subarray(0, 65_536))!,
-			settings: {
-				keys: log.keys,
-				windowSeconds: 300,
-				nowMs: NOW,
-				hmac: 'own',
-				output: 'batch',
-				revealKid: false
-			},
+			settings: runSettings(log.keys, 'batch'),
 			partBytes: 4096,
 			onPart: ({ result }) => void records.push(...decodeVerdicts(result.batch!))
 		});
@@ -502,14 +488,7 @@ describe('the pool against the one-thread engine', { timeout: 60_000 }, () => {
 			workers: counted,
 			stream: stream(bytes),
 			plan: plan(bytes.subarray(0, 65_536))!,
-			settings: {
-				keys: log.keys,
-				windowSeconds: 300,
-				nowMs: NOW,
-				hmac: 'own',
-				output: 'csv',
-				revealKid: false
-			},
+			settings: runSettings(log.keys, 'csv'),
 			partBytes: 4096,
 			onPart: async () => {
 				// A writer far slower than the workers.
