@@ -438,7 +438,11 @@ export async function searchMistakes(
 	correct = { ...correct, inputs: sameShape(correct.inputs) };
 	// Each mistake's variants alone, by its place in the catalogue: the first halves of the pairs,
 	// and the changes each mistake makes where the inputs hold what it reads unchanged.
-	const singles: Single[][] = MISTAKES.map(() => []);
+	// Made by push, not by map(): V8 gives the array map() makes another kind once it compiles the
+	// map into this function, and the loads below, which had seen only the other, were compiled
+	// again (every thread of the triage, once).
+	const singles: Single[][] = [];
+	for (let index = 0; index < MISTAKES.length; index++) singles.push([]);
 	singles: for (const index of SINGLES_ORDER) {
 		const entry = ENTRIES[index] as Entry;
 		const { mistake } = entry;

@@ -204,7 +204,10 @@ async function* lineItems(
 	let last = 0;
 	try {
 		for await (const lines of linesOf(source, splitter)) {
-			const items = lines.map((line) => lineItem(line, read));
+			// Made by push, not by map(): see search.ts's singles (the triage's loop over the items was
+			// compiled again when this one was).
+			const items: ReadItem[] = [];
+			for (const line of lines) items.push(lineItem(line, read));
 			last = lines.at(-1)?.number ?? last;
 			yield items;
 		}
