@@ -4,7 +4,8 @@
 // part or result sent by postMessage with a transfer, mid-run, when the hot functions (the SHA-1,
 // the readers, the diagnosis) are already compiled: each thread compiled them twice. One buffer
 // detached when a thread starts, before anything is hot, spares that second compile: on `npm run
-// triage` with a million requests, 44 functions thrown away per run before, none now.
+// triage` with a million requests, 44 functions thrown away at once per run before, 6 after (by
+// --trace-deopt; those 6 for other reasons).
 
 /** Detaches an empty buffer: call it first thing in a thread that will send or receive a transfer. */
 export function detachEarly(): void {
