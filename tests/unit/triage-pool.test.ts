@@ -19,10 +19,9 @@ import {
 	type VerdictRecord
 } from '$lib/triage';
 import { ndjsonLine } from '$lib/triage/exports';
-import { decodeVerdicts } from '$lib/triage/verdict-batch';
 import { LineSplitter } from '$lib/read/text-source';
 import { LineChunker, countLines, cut, plan, type LinePart } from '$lib/triage/pool/line-chunks';
-import { blobSource, lineBlocks, SpareBuffers } from '$lib/triage/pool/line-blocks';
+import { blobSource, lineBlocks } from '$lib/triage/pool/line-blocks';
 import { poolSize, runPool, type PoolWorker } from '$lib/triage/pool/pool';
 import { channelWorker, NOW, openChannel, pooled, runSettings } from './triage-pool-channel';
 import { triageLogText } from '../bench/triage-log.js';
@@ -426,44 +425,6 @@ describe('the pool against the one-thread engine', { timeout: 60_000 }, () => {
 		expect(pool.records).toEqual(alone.records);
 		expect(comparable(pool.summary)).toEqual(comparable(alone.summary));
 		expect(pool.summary.groups.mismatch).toBe(log.expected.mismatch);
-	});
-
-	it('reads blocks into the buffers the workers send back, each reused only once its part is triaged', async () => {
-		const log = triageLogText({ requests: 4000, faultRate: 0.03, seed: 29 });
-		const bytes = encoder.encode(log.text);
-		const alone = await oneThread(log.text, log.keys);
-		/** Spares that count the buffers made new, and those taken again. */
-		class Counted extends SpareBuffers {
-			made = 0;
-			reused = 0;
-			override take(length: number) {
-				const buffer = super.take(length);
-				// A buffer sent back was detached on its way out and comes back whole: a new one is
-				// all zeros, a spare one holds the last block read into it.
-				if (buffer.some((byte) => byte !== 0)) this.reused += 1;
-				else this.made += 1;
-				return buffer;
-			}
-		}
-		const spares = new Counted();
-		const records: VerdictRecord[] = [];
-		const summary = await runPool({
-			workers: [channelWorker(), channelWorker()],
-			stream: lineBlocks(blobSource(new Blob([bytes])), 4096, spares),
-			ownedBlocks: true,
-			spares,
-			plan: plan(bytes.subarray(0, 65_536))!,
-			settings: runSettings(log.keys, 'batch'),
-			partBytes: 4096,
-			onPart: ({ result }) => void records.push(...decodeVerdicts(result.batch!))
-		});
-		// A block read into a buffer a worker still reads would change its verdicts.
-		expect(records).toEqual(alone.records);
-		expect(comparable(summary)).toEqual(comparable(alone.summary));
-		// Two workers, three parts each at most in flight (pool.ts): about that many buffers are made,
-		// and every other block is read into one sent back.
-		expect(spares.made + spares.reused).toBeGreaterThan(200);
-		expect(spares.made).toBeLessThanOrEqual(12);
 	});
 
 	it('reads ahead only so far: a slow writer holds the reading, and memory with it', async () => {

@@ -4,7 +4,6 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { FileHandle } from 'node:fs/promises';
 import { PLAN_BYTES, plan, type PoolPlan } from '../pool/line-chunks';
-import { SpareBuffers } from '../pool/line-blocks';
 import { detachEarly } from '../pool/detach-early';
 import type { PartOutput } from '../pool/part';
 import { poolSize, runPool, type PoolReport, type PoolWorker } from '../pool/pool';
@@ -66,7 +65,7 @@ export async function poolFor(
 export async function triageOnThreads(
 	pool: { plan: PoolPlan; thread: URL },
 	/** The file in blocks of about `blockBytes` that end at line breaks (lineBlocks). */
-	stream: (blockBytes: number, spares: SpareBuffers) => ReadableStream<Uint8Array>,
+	stream: (blockBytes: number) => ReadableStream<Uint8Array>,
 	run: {
 		keysText: string;
 		output: PartOutput;
@@ -84,12 +83,10 @@ export async function triageOnThreads(
 	detachEarly();
 	const threads = startThreads(pool.thread, run.threads ?? undefined);
 	const partBytes = partBytesFor(run.size ?? 0, threads.workers.length);
-	const spares = new SpareBuffers();
 	try {
 		return await runPool({
 			workers: threads.workers,
-			stream: stream(partBytes, spares),
-			spares,
+			stream: stream(partBytes),
 			ownedBlocks: true,
 			plan: pool.plan,
 			settings: {

@@ -30,45 +30,12 @@ export function blobSource(blob: Blob): BlockSource {
 const LF = 0x0a;
 
 /**
- * Buffers the workers have sent back with their parts' results (pool.ts), for lineBlocks to read
- * the next blocks into, rather than a new mebibyte for each block. On `npm run triage` with a million
- * requests, 241 of its 248 blocks were read into a spare; the process's page faults went from 78k to
- * 73-77k and its time did not change beyond the machine's noise (the allocator had been reusing the
- * freed memory). At most `kept` wait here: older ones are left to the garbage collector.
- */
-export class SpareBuffers {
-	#free: ArrayBuffer[] = [];
-	constructor(readonly kept = 16) {}
-
-	/** A buffer of `length` bytes: a spare one of that length when there is one. */
-	take(length: number): Uint8Array<ArrayBuffer> {
-		const spare = this.#free.findIndex((buffer) => buffer.byteLength === length);
-		if (spare === -1) return new Uint8Array(length);
-		const [buffer] = this.#free.splice(spare, 1);
-		return new Uint8Array(buffer as ArrayBuffer);
-	}
-
-	/** A buffer nothing uses any more (a worker's part, sent back). */
-	give(buffer: ArrayBuffer): void {
-		if (this.kept === 0 || buffer.byteLength === 0) return;
-		// The newest kept: a part the chunker joined has a length no block asks for, and goes first.
-		this.#free.push(buffer);
-		if (this.#free.length > this.kept) this.#free.shift();
-	}
-}
-
-/**
  * The file from its start, in blocks of `blockBytes` (more only when a line of over half that many
  * is carried); each ends at an LF, except the last when the file does not, and a block holding no LF
  * at all (then nothing is carried: the chunker copies and cuts it as any block). Each block has a
- * buffer of its own, a spare one when `spares` has it. The stream closes the file at its end, on an
- * error, and when cancelled.
+ * buffer of its own. The stream closes the file at its end, on an error, and when cancelled.
  */
-export function lineBlocks(
-	file: BlockSource,
-	blockBytes: number,
-	spares: SpareBuffers = new SpareBuffers(0)
-): ReadableStream<Uint8Array> {
+export function lineBlocks(file: BlockSource, blockBytes: number): ReadableStream<Uint8Array> {
 	let carried = new Uint8Array(0);
 	let position = 0;
 	let closed = false;
@@ -83,7 +50,7 @@ export function lineBlocks(
 				// A block of `blockBytes` with what is carried: no longer than a part, which is no longer
 				// than a line may be (LineChunker's tooLong), unless a line of megabytes is carried.
 				const reading = carried.length <= blockBytes / 2 ? blockBytes - carried.length : blockBytes;
-				const buffer = spares.take(carried.length + reading);
+				const buffer = new Uint8Array(carried.length + reading);
 				buffer.set(carried);
 				const { bytesRead } = await file.read(buffer, carried.length, reading, position);
 				position += bytesRead;

@@ -8,7 +8,6 @@ import type { NonceLedger } from '../tally';
 import type { TriageProgress, TriageSummary } from '../types';
 import { LineChunker, type IndexOf, type LinePart, type PoolPlan } from './line-chunks';
 import { PartMerger, type ReleasedPart } from './merge';
-import type { SpareBuffers } from './line-blocks';
 import { recordsResult, type PartResult, type PartSettings } from './part';
 import { unreadableRecord } from '../verify';
 
@@ -27,13 +26,7 @@ export type PoolCommand =
 
 /** Worker → coordinator. */
 export type PoolReport =
-	| {
-			type: 'result';
-			run: number;
-			result: PartResult;
-			/** The part's buffer, sent back for the next blocks to be read into (SpareBuffers). */
-			spent?: ArrayBuffer;
-	  }
+	| { type: 'result'; run: number; result: PartResult }
 	| { type: 'failed'; run: number; index: number; message: string };
 
 /** A worker as the coordinator sees it, whichever kind it is. */
@@ -72,8 +65,6 @@ export interface PoolRunOptions {
 	indexOf?: IndexOf;
 	/** The table of kid and nonce pairs, given: the caller reads it after the run (--json). */
 	nonces?: NonceLedger;
-	/** Where the buffers of parts the workers are done with go (lineBlocks reads into them again). */
-	spares?: SpareBuffers;
 	/** Parts handed to a worker at once (one working, the next waiting: no gap between them). */
 	perWorker?: number;
 }
@@ -156,8 +147,6 @@ export async function runPool(options: PoolRunOptions): Promise<TriageSummary> {
 			}
 			if (report.run !== run) return;
 			busy[index] = (busy[index] as number) - 1;
-			if (report.type === 'result' && report.spent !== undefined)
-				options.spares?.give(report.spent);
 			if (report.type === 'failed') {
 				failure ??= new Error(`part ${report.index}: ${report.message}`);
 				wake();

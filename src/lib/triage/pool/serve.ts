@@ -39,13 +39,10 @@ export function servePool(scope: PoolScope, options: { macCheck?: MacCheckFactor
 					signal: run.stop.signal
 				});
 				if (run.stop.signal.aborted) return;
-				// The part's buffer goes back with it, to be read into again (SpareBuffers): nothing here
-				// holds a view of it once the part is triaged.
-				const spent = command.bytes.buffer;
-				scope.postMessage({ type: 'result', run: command.run, result, spent }, [
-					...resultTransferables(result),
-					spent
-				]);
+				scope.postMessage(
+					{ type: 'result', run: command.run, result },
+					resultTransferables(result)
+				);
 			} catch (error) {
 				scope.postMessage({
 					type: 'failed',
