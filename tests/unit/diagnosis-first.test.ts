@@ -1,6 +1,7 @@
 // The triage keeps only the id of a mismatch's first explanation, so its search ends at the first
-// reproduction (diagnose's `first`). That id must be the one a whole search names first, for every
-// kind of mistake the bench plants and for every request of the client zoo, read both ways.
+// reproduction and writes none of diagnose's words (firstExplanationId, through diagnoseMistake).
+// That id must be the one a whole search names first, for every kind of mistake the bench plants
+// and for every request of the client zoo, read both ways.
 import { describe, expect, it } from 'vitest';
 import { DIAGNOSIS_STOPPED, diagnose, type DiagnoseInput } from '$lib/diagnosis';
 import { parseAuthorization } from '$lib/mac';

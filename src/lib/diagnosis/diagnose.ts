@@ -19,9 +19,10 @@ import {
 	searchMistakes,
 	type DigestSigner,
 	type Found,
+	type SearchResult,
 	type Variant
 } from './search';
-import type { Diagnosis, Reproduction } from './verdict';
+import { DIAGNOSIS_STOPPED, type Diagnosis, type Reproduction } from './verdict';
 
 export interface DiagnoseInput {
 	/** The customer's header: kid, ts, nonce, mac and ext. */
@@ -64,23 +65,8 @@ export async function diagnose(
 	input: DiagnoseInput,
 	options: DiagnoseOptions = {}
 ): Promise<Diagnosis> {
-	const { correct, context } = signingInputsOf(input);
-	const { authorization } = input;
-	const customerMac = authorization.mac.trim();
-	const tried = new Tried(options.hmac ?? hmac);
-	// The core lays out the spec's lines and checks each: the variants are made from these.
-	const expectedBaseString = baseString(correct);
-	const expectedEntry = tried.entry(correct, expectedBaseString);
-	tried.claim(expectedEntry, correct.encoding);
-	const expectedMac = (await tried.digest(correct, expectedBaseString, expectedEntry)).base64;
-	const base = {
-		expectedMac,
-		expectedBaseString,
-		customerMac,
-		variantsTried: 1,
-		work: 0
-	};
-	if (expectedMac === customerMac) {
+	const { base, search } = await searched(input, options);
+	if (search === null) {
 		return {
 			...base,
 			verdict: 'match',
@@ -90,18 +76,9 @@ export async function diagnose(
 			message: text('diagnosis_verdict_match')
 		};
 	}
-
-	const search = await searchMistakes(
-		{ inputs: correct, text: expectedBaseString, entry: expectedEntry },
-		context,
-		customerMac,
-		tried,
-		options.budget,
-		{ first: options.first === true }
+	const explanations = explained(search.found).map(({ variant, baseString }) =>
+		asReproduction(variant, baseString)
 	);
-	const explanations = reproductions(search.found);
-	base.variantsTried = tried.count;
-	base.work = search.work;
 	if (explanations.length > 0) {
 		const [first] = explanations;
 		return {
@@ -120,7 +97,7 @@ export async function diagnose(
 			match: false,
 			explanations: [],
 			keyOrUnseenInputs: false,
-			message: text('diagnosis_verdict_stopped', { count: String(tried.count) })
+			message: text('diagnosis_verdict_stopped', { count: String(base.variantsTried) })
 		};
 	}
 	return {
@@ -129,8 +106,60 @@ export async function diagnose(
 		match: false,
 		explanations: [],
 		keyOrUnseenInputs: true,
-		message: unexplainedMessage(customerMac)
+		message: unexplainedMessage(base.customerMac)
 	};
+}
+
+/**
+ * What a triage keeps of a diagnosis: the id of the first explanation diagnose() would give ("a+b"
+ * for a pair), DIAGNOSIS_STOPPED where it would stop, or null where nothing explains the mac (or it
+ * matches). The same search, ended at its first explanation, without the words diagnose() writes
+ * for a reader: a triage names thousands of mistakes and shows none of those words.
+ */
+export async function firstExplanationId(
+	input: DiagnoseInput,
+	options: Omit<DiagnoseOptions, 'first'> = {}
+): Promise<string | null> {
+	const { search } = await searched(input, { ...options, first: true });
+	if (search === null) return null;
+	const [first] = explained(search.found);
+	if (first !== undefined) return reproductionId(first.variant);
+	return search.stopped ? DIAGNOSIS_STOPPED : null;
+}
+
+/** The expected mac and base string, and the search for the customer's (null: it matches). */
+async function searched(
+	input: DiagnoseInput,
+	options: DiagnoseOptions
+): Promise<{
+	base: Pick<
+		Diagnosis,
+		'expectedMac' | 'expectedBaseString' | 'customerMac' | 'variantsTried' | 'work'
+	>;
+	search: SearchResult | null;
+}> {
+	const { correct, context } = signingInputsOf(input);
+	const { authorization } = input;
+	const customerMac = authorization.mac.trim();
+	const tried = new Tried(options.hmac ?? hmac);
+	// The core lays out the spec's lines and checks each: the variants are made from these.
+	const expectedBaseString = baseString(correct);
+	const expectedEntry = tried.entry(correct, expectedBaseString);
+	tried.claim(expectedEntry, correct.encoding);
+	const expectedMac = (await tried.digest(correct, expectedBaseString, expectedEntry)).base64;
+	const base = { expectedMac, expectedBaseString, customerMac, variantsTried: 1, work: 0 };
+	if (expectedMac === customerMac) return { base, search: null };
+	const search = await searchMistakes(
+		{ inputs: correct, text: expectedBaseString, entry: expectedEntry },
+		context,
+		customerMac,
+		tried,
+		options.budget,
+		{ first: options.first === true }
+	);
+	base.variantsTried = tried.count;
+	base.work = search.work;
+	return { base, search };
 }
 
 /**
@@ -186,20 +215,24 @@ function writtenPort(url: string, host: string): string {
 }
 
 /**
- * The reproductions found, in the order tried (the likeliest first); a pair is left out where a
- * mistake of it alone reproduces the mac too: a mistake that changes nothing here (Base64url of a
- * digest without + or /) adds no information.
+ * The reproductions found that explain the mac, in the order tried (the likeliest first); a pair is
+ * left out where a mistake of it alone reproduces the mac too: a mistake that changes nothing here
+ * (Base64url of a digest without + or /) adds no information.
  */
-function reproductions(found: Found[]): Reproduction[] {
-	const all = found.map(({ variant, baseString }) => asReproduction(variant, baseString));
-	return all.filter(
-		(reproduction) =>
-			!all.some(
-				(other) =>
-					other.mistakes.length < reproduction.mistakes.length &&
-					other.mistakes.every((part) => reproduction.mistakes.some((own) => own.id === part.id))
-			)
+function explained(found: Found[]): Found[] {
+	const ids = found.map(({ variant }) => variant.parts.map(({ mistake }) => mistake.id));
+	return found.filter(
+		(_, index) =>
+			!ids.some((other) => {
+				const own = ids[index] as string[];
+				return other.length < own.length && other.every((id) => own.includes(id));
+			})
 	);
+}
+
+/** A reproduction's id: its mistakes' ids, joined by "+". */
+function reproductionId(variant: Variant): string {
+	return variant.parts.map(({ mistake }) => mistake.id).join('+');
 }
 
 function asReproduction(variant: Variant, baseString: string): Reproduction {
@@ -209,7 +242,7 @@ function asReproduction(variant: Variant, baseString: string): Reproduction {
 		fix: candidate.fix ?? mistake.fix
 	}));
 	return {
-		id: mistakes.map((mistake) => mistake.id).join('+'),
+		id: reproductionId(variant),
 		mistakes,
 		title: mistakes
 			.map((mistake) => mistake.title)

@@ -4,8 +4,7 @@
 import { attempt, parseAuthorization, requestTarget, type MacHeaderParams } from '$lib/mac';
 import { BASE_URLS, hostsOf } from '$lib/account-api/deployments';
 import { clockCheck } from '$lib/diagnosis/clock-check';
-import { diagnose, type DiagnoseInput } from '$lib/diagnosis/diagnose';
-import { DIAGNOSIS_STOPPED } from '$lib/diagnosis/verdict';
+import { firstExplanationId, type DiagnoseInput } from '$lib/diagnosis/diagnose';
 import { UNKNOWN_CLIENT, clientCode, headerShape } from '$lib/diagnosis/likely-client';
 import type { DigestSigner } from '$lib/diagnosis/diagnose';
 import { fastAuthorization, fastTarget, type FastTarget, type ShapeOut } from './fast-parse';
@@ -208,13 +207,7 @@ function unreadableCheck(unreadable: Unreadable, request: LoggedRequest): Checke
  */
 export async function diagnoseMistake(input: DiagnoseInput, hmac?: DigestSigner): Promise<string> {
 	try {
-		// Only the first explanation's id is kept: the search may end at it.
-		const diagnosis = await diagnose(
-			input,
-			hmac === undefined ? { first: true } : { hmac, first: true }
-		);
-		if (diagnosis.verdict === 'stopped') return DIAGNOSIS_STOPPED;
-		return diagnosis.explanations[0]?.id ?? UNEXPLAINED;
+		return (await firstExplanationId(input, hmac === undefined ? {} : { hmac })) ?? UNEXPLAINED;
 	} catch {
 		return UNEXPLAINED;
 	}
