@@ -47,9 +47,10 @@ export const DEPLOYMENT_HOSTS: readonly string[] = REGIONS.map(
 
 /** The deployment whose current host is `host` (lower case), if any. */
 export function deploymentOfHost(host: string): Deployment | undefined {
-	return REGIONS.map((region) => DEPLOYMENTS[region]).find(
-		(deployment) => deployment.host === host
-	);
+	// A loop, not map() then find(): a triage's threads call this for every mismatch, and V8
+	// compiled the chain a second time in each once it had met both arrays' kinds.
+	for (const region of REGIONS) if (DEPLOYMENTS[region].host === host) return DEPLOYMENTS[region];
+	return undefined;
 }
 
 /**

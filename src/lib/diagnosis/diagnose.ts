@@ -122,7 +122,7 @@ export async function firstExplanationId(
 ): Promise<string | null> {
 	const { search } = await searched(input, { ...options, first: true });
 	if (search === null) return null;
-	const [first] = explained(search.found);
+	const first = explained(search.found)[0];
 	if (first !== undefined) return reproductionId(first.variant);
 	return search.stopped ? DIAGNOSIS_STOPPED : null;
 }
@@ -220,19 +220,29 @@ function writtenPort(url: string, host: string): string {
  * (Base64url of a digest without + or /) adds no information.
  */
 function explained(found: Found[]): Found[] {
-	const ids = found.map(({ variant }) => variant.parts.map(({ mistake }) => mistake.id));
-	return found.filter(
-		(_, index) =>
-			!ids.some((other) => {
-				const own = ids[index] as string[];
-				return other.length < own.length && other.every((id) => own.includes(id));
-			})
-	);
+	// Made by push, not map(): a single's parts and a pair's are arrays of two kinds, and map()
+	// over both was compiled a second time in every thread of a triage.
+	const ids: string[][] = [];
+	for (const { variant } of found) {
+		const own: string[] = [];
+		for (const { mistake } of variant.parts) own.push(mistake.id);
+		ids.push(own);
+	}
+	const kept: Found[] = [];
+	found.forEach((reproduction, index) => {
+		const own = ids[index] as string[];
+		if (!ids.some((other) => other.length < own.length && other.every((id) => own.includes(id))))
+			kept.push(reproduction);
+	});
+	return kept;
 }
 
 /** A reproduction's id: its mistakes' ids, joined by "+". */
 function reproductionId(variant: Variant): string {
-	return variant.parts.map(({ mistake }) => mistake.id).join('+');
+	// Joined by hand, for the reason explained() gives.
+	let id = '';
+	for (const { mistake } of variant.parts) id = id === '' ? mistake.id : `${id}+${mistake.id}`;
+	return id;
 }
 
 function asReproduction(variant: Variant, baseString: string): Reproduction {
