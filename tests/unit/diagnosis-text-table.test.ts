@@ -1,12 +1,15 @@
 // The diagnosis's table of base strings tried (text-table.ts) and the UTF-8 writer it shares with
 // the bulk HMAC (mac/utf8-into.ts): a base string is found again exactly when its text is the
-// same, whatever its hash, and the signer given its UTF-8 signs what the signer given its text does.
+// same, whatever its hash, and the signer given its UTF-8 signs what the signer given its text does;
+// the UTF-8 scratches go back for the next diagnosis as each one ends.
 import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { utf8Into } from '$lib/mac/utf8-into';
 import { TextTable, Utf8Scratch } from '$lib/diagnosis/text-table';
 import { syncDigests } from '$lib/triage/hmac';
+import { firstExplanationId } from '$lib/diagnosis/diagnose';
+import { zooInputs } from './zoo-inputs';
 
 describe('utf8Into', () => {
 	it('writes what TextEncoder writes, by TextEncoder or by its own ASCII copy', () => {
@@ -72,5 +75,28 @@ describe("the diagnosis signer's UTF-8 path", () => {
 					expect(Buffer.from(bytes ?? [])).toEqual(node);
 					expect(Buffer.from((sign(key, text, hash) as { bytes: Uint8Array }).bytes)).toEqual(node);
 				}
+	});
+});
+
+describe('the scratches diagnoses share', () => {
+	it('are taken again once given back, but never one grown for a huge text', () => {
+		const first = Utf8Scratch.take();
+		first.giveBack();
+		expect(Utf8Scratch.take()).toBe(first);
+		const grown = Utf8Scratch.take();
+		grown.write('x'.repeat(100_000));
+		grown.giveBack();
+		expect(Utf8Scratch.take()).not.toBe(grown);
+	});
+
+	it('are given back as each diagnosis ends, whatever it found', async () => {
+		const signer = syncDigests();
+		for (const { input } of zooInputs().slice(0, 12)) {
+			// None spare (a new one is empty): the diagnosis takes a new one, and gives it back with
+			// its last text in it.
+			while (Utf8Scratch.take().length > 0) continue;
+			await firstExplanationId(input, { hmac: signer });
+			expect(Utf8Scratch.take().length).toBeGreaterThan(0);
+		}
 	});
 });

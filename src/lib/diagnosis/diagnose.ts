@@ -142,24 +142,28 @@ async function searched(
 	const { authorization } = input;
 	const customerMac = authorization.mac.trim();
 	const tried = new Tried(options.hmac ?? hmac);
-	// The core lays out the spec's lines and checks each: the variants are made from these.
-	const expectedBaseString = baseString(correct);
-	const expectedEntry = tried.entry(correct, expectedBaseString);
-	tried.claim(expectedEntry, correct.encoding);
-	const expectedMac = (await tried.digest(correct, expectedBaseString, expectedEntry)).base64;
-	const base = { expectedMac, expectedBaseString, customerMac, variantsTried: 1, work: 0 };
-	if (expectedMac === customerMac) return { base, search: null };
-	const search = await searchMistakes(
-		{ inputs: correct, text: expectedBaseString, entry: expectedEntry },
-		context,
-		customerMac,
-		tried,
-		options.budget,
-		{ first: options.first === true }
-	);
-	base.variantsTried = tried.count;
-	base.work = search.work;
-	return { base, search };
+	try {
+		// The core lays out the spec's lines and checks each: the variants are made from these.
+		const expectedBaseString = baseString(correct);
+		const expectedEntry = tried.entry(correct, expectedBaseString);
+		tried.claim(expectedEntry, correct.encoding);
+		const expectedMac = (await tried.digest(correct, expectedBaseString, expectedEntry)).base64;
+		const base = { expectedMac, expectedBaseString, customerMac, variantsTried: 1, work: 0 };
+		if (expectedMac === customerMac) return { base, search: null };
+		const search = await searchMistakes(
+			{ inputs: correct, text: expectedBaseString, entry: expectedEntry },
+			context,
+			customerMac,
+			tried,
+			options.budget,
+			{ first: options.first === true }
+		);
+		base.variantsTried = tried.count;
+		base.work = search.work;
+		return { base, search };
+	} finally {
+		tried.finish();
+	}
 }
 
 /**

@@ -185,7 +185,7 @@ export class Tried {
 	/** The distinct variants claimed: the expected one first. */
 	count = 0;
 	/** The UTF-8 of the base string looked up last, and the entry it belongs to. */
-	readonly #utf8 = new Utf8Scratch();
+	readonly #utf8 = Utf8Scratch.take();
 	#written: TriedText | undefined;
 	constructor(readonly sign: DigestSigner) {}
 
@@ -203,6 +203,11 @@ export class Tried {
 			this.#byKey.set(key, lanes);
 		}
 		return lanes;
+	}
+
+	/** Ends this search's use of its scratch: nothing may be looked up or signed after. */
+	finish(): void {
+		this.#utf8.giveBack();
 	}
 
 	/** The entry of this base string signed with the inputs' key and hash. */

@@ -8,8 +8,27 @@ import { utf8Into } from '$lib/mac/utf8-into';
 /** Room after a text's UTF-8 that a signer may pad into (SHA-1 and SHA-256 pad within 72 bytes). */
 const PAD_ROOM = 72;
 
+/** Scratches kept for the next diagnosis (Utf8Scratch.take), and the largest kept. */
+const SPARE: Utf8Scratch[] = [];
+const SPARES_KEPT = 16;
+const SPARE_BYTES = 64 * 1024;
+
 /** The UTF-8 of the text encoded last (Utf8Scratch.write), shared by every table. */
 export class Utf8Scratch {
+	/**
+	 * One that a finished diagnosis gave back, or a new one. A triage diagnoses thousands of
+	 * mismatches: a new 4 kB buffer each (memory outside V8's heap, freed by its collector's
+	 * callbacks) cost more than the search of most of them.
+	 */
+	static take(): Utf8Scratch {
+		return SPARE.pop() ?? new Utf8Scratch();
+	}
+
+	/** Gives this back for another diagnosis (one grown for a huge text is left to the collector). */
+	giveBack(): void {
+		if (SPARE.length < SPARES_KEPT && this.bytes.length <= SPARE_BYTES) SPARE.push(this);
+	}
+
 	bytes = new Uint8Array(4096);
 	#words = new Int32Array(this.bytes.buffer);
 	length = 0;
@@ -39,8 +58,10 @@ export class Utf8Scratch {
 
 /** Open addressing over the hashes; a hit is confirmed by the text itself (one in billions differs). */
 export class TextTable<T> {
-	#slots = new Int32Array(64);
-	#hashes = new Int32Array(64);
+	// Arrays, not Int32Arrays: V8 makes a typed array of more than 64 bytes outside its heap, which
+	// costs a diagnosis (a table or two each, thousands of them in a triage) more than its use.
+	#slots: number[] = zeros(64);
+	#hashes: number[] = zeros(64);
 	readonly #texts: string[] = [];
 	readonly #values: T[] = [];
 
@@ -67,8 +88,8 @@ export class TextTable<T> {
 	#grow(): void {
 		const slots = this.#slots;
 		const hashes = this.#hashes;
-		this.#slots = new Int32Array(slots.length * 2);
-		this.#hashes = new Int32Array(slots.length * 2);
+		this.#slots = zeros(slots.length * 2);
+		this.#hashes = zeros(slots.length * 2);
 		const mask = this.#slots.length - 1;
 		for (let old = 0; old < slots.length; old++) {
 			const held = slots[old] as number;
@@ -80,4 +101,11 @@ export class TextTable<T> {
 			this.#hashes[slot] = hash;
 		}
 	}
+}
+
+/** An array of `length` zeros, small integers all (the kind V8 keeps unboxed). */
+function zeros(length: number): number[] {
+	const array: number[] = [];
+	for (let i = 0; i < length; i++) array.push(0);
+	return array;
 }
