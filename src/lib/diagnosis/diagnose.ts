@@ -48,8 +48,8 @@ export interface DiagnoseOptions {
 	/** The work the search may do (see DIAGNOSIS_BUDGET); only tests set another. */
 	budget?: number;
 	/**
-	 * Only the first explanation is wanted (the triage's mistake id): with a synchronous `hmac`,
-	 * the search ends at it, and `explanations` holds it alone.
+	 * Only the first explanation is wanted (what firstExplanationId, the triage's, asks for): with a
+	 * synchronous `hmac`, the search ends at it, and `explanations` holds it alone.
 	 */
 	first?: boolean;
 }
