@@ -1,15 +1,13 @@
 // What the benchmark measures in Chromium: the bytes a page loads, the delay from a keystroke to the
 // updated header, and the time a diagnosis takes in the browser.
 import { gzipSync } from 'node:zlib';
+import { chromiumArgs } from '../tools/chromium.js';
 
-/** Flags for every Chromium the bench starts: no sandbox (root in a container), no GPU, and no
- * traffic of its own; the resolver refuses every name, so nothing can leave the loopback address. */
+/** Flags for every Chromium the bench starts: those of every tool here (no sandbox, no GPU, no
+ * traffic of its own, no hidden address-bar popup), and a resolver that refuses every name, so that
+ * nothing can leave the loopback address. */
 export const CHROMIUM_FLAGS = [
-	'--no-sandbox',
-	'--disable-gpu',
-	'--disable-background-networking',
-	'--disable-component-update',
-	'--disable-sync',
+	...chromiumArgs,
 	'--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'
 ];
 
