@@ -1,7 +1,7 @@
-// The service worker, registered once the page and its islands have hydrated (the root layout calls
-// this through afterIslands) and the browser is idle: its install downloads every file of the build
-// (src/service-worker.ts), which must not compete with the scripts of the page being opened.
-// SvelteKit would register it on `load` (svelte.config.js turns that off).
+// The service worker, registered once the page has hydrated and the browser is idle: its install
+// downloads every file of the build (src/service-worker.ts), which must not compete with the
+// scripts of the page being opened. SvelteKit would register it on `load` (svelte.config.js turns
+// that off).
 import { dev } from '$app/environment';
 import { asset } from '$app/paths';
 import type { Asset } from '$app/types';

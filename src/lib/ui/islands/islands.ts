@@ -11,8 +11,6 @@ interface Job {
 }
 
 const queue: Job[] = [];
-/** What waits for every island queued to have hydrated (afterIslands). */
-const afterwards: (() => void)[] = [];
 let pending = false;
 
 /** Runs the next island, then lets the browser breathe (paint, input) before the one after. */
@@ -24,7 +22,6 @@ function pump() {
 	} finally {
 		// An island that throws does not hold up those after it (its error still reaches the page).
 		if (queue.length > 0) schedule();
-		else for (const run of afterwards.splice(0)) run();
 	}
 }
 
@@ -67,21 +64,5 @@ export function hydrateLater(element: HTMLElement, run: () => void): () => void 
 	return () => {
 		job.done = true;
 		for (const type of FIRST_USE) element.removeEventListener(type, now, { capture: true });
-	};
-}
-
-/**
- * Runs `run` once every island queued has hydrated: right after the last one, in its task (in a task
- * of its own when none is queued). For work that must not compete with the page's hydration, such
- * as the service worker's install: on a 2-core machine it took 0.8 s of CPU (a trace of `/`,
- * 2026-11-28), and the browser's first idle moment came between two islands.
- * @returns a function that drops `run` if it has not run yet
- */
-export function afterIslands(run: () => void): () => void {
-	afterwards.push(run);
-	schedule();
-	return () => {
-		const at = afterwards.indexOf(run);
-		if (at >= 0) afterwards.splice(at, 1);
 	};
 }
