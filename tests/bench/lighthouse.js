@@ -5,6 +5,8 @@
 // simulated (Lantern) from a trace of an unthrottled load.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { CHROMIUM_FLAGS } from './measure.js';
 
 const CATEGORIES = ['performance', 'accessibility', 'best-practices'];
@@ -169,6 +171,31 @@ function chineseFontLine() {
 	}
 }
 
+/**
+ * The control: a plain HTML page, a heading and a paragraph, no script, no stylesheet, no font,
+ * measured in turn with the pages. It is the least work a page can give the browser, so its figures
+ * are this machine's floor: on the 2-core host of 2026-11-28, it gave LCP − FCP 0, 127 and 82 ms
+ * and TBT 5, 57 and 64 ms (observed, that is unthrottled, FCP and LCP in the same frame: Lantern's
+ * pessimistic LCP counts every layout task before the paint, FCP's only the first).
+ */
+const CONTROL_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Control</title><meta name="description" content="A plain page: the floor of this machine's Lighthouse figures"></head>
+<body><h1>Control</h1><p>A plain page with a heading and this paragraph, no script, no stylesheet and no web font: whatever Lighthouse gives it is this machine's floor, not any page's doing.</p></body></html>
+`;
+
+/** Where the control page is served, under the site's base path. */
+export const CONTROL_PATH = '/lighthouse-control/';
+
+/**
+ * Writes the control page into a built site, at CONTROL_PATH.
+ * @param {string} build the site's directory, as it is served
+ */
+export async function writeControlPage(build) {
+	const directory = join(build, ...CONTROL_PATH.split('/').filter(Boolean));
+	await mkdir(directory, { recursive: true });
+	await writeFile(join(directory, 'index.html'), CONTROL_PAGE);
+}
+
 /** Issue 27's targets for every page, each a median of the runs. */
 export const MOBILE_TARGETS = { performance: 100, lcpAfterFcp: 50, tbt: 50 };
 
@@ -196,8 +223,10 @@ const msText = (value) => `${Math.round(value)} ms`;
  * then again), so that a busy moment of the machine falls on one run of several pages rather than
  * on every run of one page. Prints each run, then each page's medians (each figure the median of
  * its runs; LCP − FCP the median of each run's difference) with the targets.
+ * The control page, when given (writeControlPage), is measured in turn with them and printed as
+ * the machine's floor, not held to the targets.
  * @param {{ origin: string, basePath: string, chromePath: string, runs?: number,
- *   pages?: string[], log: (line: string) => void }} options
+ *   pages?: string[], control?: string, log: (line: string) => void }} options
  * @returns {Promise<{ pages: MobilePage[], rows: [string, string, string, boolean | null][] }>}
  */
 export async function lighthouseMobileSection({
@@ -205,9 +234,11 @@ export async function lighthouseMobileSection({
 	basePath,
 	chromePath,
 	runs = 3,
-	pages = MOBILE_PAGES,
+	pages: sitePages = MOBILE_PAGES,
+	control,
 	log
 }) {
+	const pages = control === undefined ? sitePages : [...sitePages, control];
 	log(
 		`\n## Lighthouse, mobile preset (slow 4G, 4x CPU, simulated), every page, median of ${runs} runs`
 	);
@@ -263,14 +294,26 @@ export async function lighthouseMobileSection({
 		log(
 			`Lighthouse's benchmark index of this machine (CPU speed): ${Math.round(middle(benchmark))} (median of the runs)`
 		);
+	/** @param {MobilePage} result */
+	const meets = (result) =>
+		result.performance >= targets.performance &&
+		result.lcpAfterFcp <= targets.lcpAfterFcp &&
+		result.tbt <= targets.tbt;
+	const floor = results.find((result) => result.page === control);
+	if (floor !== undefined)
+		log(
+			`the control (${control}: plain HTML, no script, no stylesheet) ${meets(floor) ? 'meets' : 'does not meet'} the targets: ${floor.performance} · LCP − FCP ${msText(floor.lcpAfterFcp)} · TBT ${msText(floor.tbt)}${meets(floor) ? '' : ': the targets are below this machine’s floor'}`
+		);
 	/** @type {[string, string, string, boolean | null][]} */
 	const rows = results.map((result) => [
-		`Lighthouse mobile ${result.page}: performance · LCP − FCP · TBT (median of ${runs})`,
+		result === floor
+			? `Lighthouse mobile, the control (plain HTML): this machine's floor (median of ${runs})`
+			: `Lighthouse mobile ${result.page}: performance · LCP − FCP · TBT (median of ${runs})`,
 		`${result.performance} · ${msText(result.lcpAfterFcp)} · ${msText(result.tbt)}`,
-		`${targets.performance} · ≤ ${targets.lcpAfterFcp} ms · ≤ ${targets.tbt} ms`,
-		result.performance >= targets.performance &&
-			result.lcpAfterFcp <= targets.lcpAfterFcp &&
-			result.tbt <= targets.tbt
+		result === floor
+			? ''
+			: `${targets.performance} · ≤ ${targets.lcpAfterFcp} ms · ≤ ${targets.tbt} ms`,
+		result === floor ? null : meets(result)
 	]);
 	return { pages: results, rows };
 }

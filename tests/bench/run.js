@@ -47,7 +47,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
-import { lighthouseMobileSection, lighthouseScores } from './lighthouse.js';
+import {
+	CONTROL_PATH,
+	lighthouseMobileSection,
+	lighthouseScores,
+	writeControlPage
+} from './lighthouse.js';
 import {
 	CHROMIUM_FLAGS,
 	diagnoseTimes,
@@ -379,9 +384,11 @@ async function mobileLighthouseSection(root, chromePath) {
 	log(
 		`\nplayground for Lighthouse: vite build of a snapshot with BASE_PATH=${PAGES_BASE_PATH} in ${(took / 1000).toFixed(1)} s`
 	);
+	await writeControlPage(join(site, 'build'));
 	const server = await serveStatic(join(site, 'build'), {}, { basePath: PAGES_BASE_PATH });
 	cleanups.push(server.close);
 	const { rows } = await lighthouseMobileSection({
+		control: CONTROL_PATH,
 		origin: server.origin,
 		basePath: PAGES_BASE_PATH,
 		chromePath,
