@@ -4,7 +4,7 @@
 // machine (tests/tools/chromium.js turns it off). A later Chromium that renames the features turned
 // off would bring it back without a word; this fails instead.
 import { expect, test, type Browser } from '@playwright/test';
-import { DEFAULT_FLAGS } from 'chrome-launcher/dist/flags.js';
+import { Launcher } from 'chrome-launcher';
 import { CHROMIUM_FLAGS } from '../bench/measure.js';
 import { chromiumPath } from '../tools/chromium.js';
 
@@ -43,7 +43,7 @@ test('nor does the bench’s, after Lighthouse’s launcher puts its own --disab
 	// Chromium must merge the two lists rather than keep only the last.
 	const browser = await playwright.chromium.launch({
 		executablePath: chromiumPath,
-		args: [...DEFAULT_FLAGS, ...CHROMIUM_FLAGS]
+		args: [...Launcher.defaultFlags(), ...CHROMIUM_FLAGS]
 	});
 	try {
 		expect(await browserUiPages(browser, baseURL ?? '')).toEqual([]);
