@@ -17,7 +17,9 @@
 //   6. the relay under load: requests straight to a loopback upstream, through a minimal Node proxy
 //      (the floor) and through the relay, in alternating rounds, with the relay's RSS;
 //   7. triage (tests/bench/triage.js): a generated 100,000-request log, the reference script, the
-//      engine under Node, diagnosis per mismatch, HMAC per signature, peak heap on a 200 MB log;
+//      engine under Node, the page and the command line, each beside a control (the reference's
+//      own work on as many workers or threads), diagnosis per mismatch, HMAC per signature, peak
+//      heap on a 200 MB log;
 //      then the diagnosis budget (tests/bench/diagnosis-budget.js): CPU per unexplained mismatch,
 //      and 16 mismatches with 1 MB URLs;
 //   8. linearity (tests/bench/linearity.js): each reader of outside input on its worst shape at n

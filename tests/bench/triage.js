@@ -4,14 +4,16 @@
 //   - the engine under Node on the same file, on one thread (triage-engine.js);
 //   - the page's triage in Chromium, from the click to the last count, when `pageTriage` is given
 //     (the /triage page measures itself there: time and the longest main-thread task), with the
-//     number of workers its pool used;
+//     number of workers its pool used; and its control: the reference's own work in as many
+//     Chromium workers (triage-control-chromium.js), what this browser gives a plain script here;
 //   - diagnosis alone, per mismatch, on 1,000 mismatches;
 //   - one HMAC-SHA-1 each way (hmac-candidates.js): the engine's own, noble, hash-wasm's
 //     WebAssembly, SubtleCrypto one at a time and 256 in flight; node:crypto in Node; in Node and,
 //     given a Chromium, in Chromium;
 //   - the command line on a log of 1,000,000 requests, timed as whole processes (`npm run triage`
 //     against `node triage-reference.js`, start-up included), on all its worker threads, and on
-//     0 (this thread), 1 and 2 for the scaling;
+//     0 (this thread), 1 and 2 for the scaling; and its control: the reference's own work on as
+//     many threads (triage-control-threads.js), what these cores give a plain script;
 //   - the pool's peak memory (the process's VmHWM) on a 500 MB log, and the one-thread engine's
 //     peak heap on it under a heap limit that a whole-file read would break.
 // Each measurement runs in a process of its own (fresh heap and JIT); times are wall clock and CPU.
@@ -24,6 +26,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { readFile } from 'node:fs/promises';
 import { chromiumHmacs } from './hmac-chromium.js';
+import { chromiumControl } from './triage-control-chromium.js';
 import { chromiumWorkerTriage } from './triage-chromium.js';
 import { writeTriageLog } from './triage-log.js';
 
@@ -60,6 +63,17 @@ function child(args) {
 		});
 	});
 }
+
+/**
+ * Whether a control counted what the reference counts (or what was planted).
+ * @param {import('./triage-reference-line.js').ReferenceCounts} counts
+ * @param {Record<string, unknown>} expected
+ */
+const sameCounts = (counts, expected) =>
+	counts.match === expected.match &&
+	counts.mismatch === expected.mismatch &&
+	counts.noKey === expected.noKey &&
+	counts.unreadable === expected.unreadable;
 
 /** @param {number} ms */
 const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
@@ -156,8 +170,30 @@ export async function triageSection(options = {}) {
 			log(
 				`page in Chromium, click to last count, ${page.workers} pool workers: ${seconds(page.ms)} (fastest of ${rounds}: ${runs.map((run) => seconds(run.ms)).join(', ')}), ${Math.round((expected.requests * 1000) / page.ms)} requests/s; ratio reference / page ${ratio.toFixed(2)}; longest main-thread task of any run ${page.longestTaskMs.toFixed(0)} ms`
 			);
+			// The control in the same section: what a plain script gets of this browser and these
+			// cores, read beside the page's ratio (docs/triage-cli.md).
+			const control = await chromiumControl({
+				dir: root,
+				executablePath: options.chromiumPath,
+				logPath,
+				keysText: made.keys,
+				workers: page.workers,
+				rounds
+			});
+			const asReference = sameCounts(control.counts, reference);
+			const cold = reference.ms / control.coldMs;
+			const warm = reference.ms / control.warmMs;
+			log(
+				`    control: the reference's own work in ${page.workers} Chromium workers (each reading its range of the File; the engine's HMAC), fastest of ${rounds}: ${seconds(control.coldMs)} as they start, ${seconds(control.warmMs)} once warm; ratio reference / control ${cold.toFixed(2)} cold, ${warm.toFixed(2)} warm${asReference ? '' : " (counts NOT as the reference's)"}: a plain script's ceiling in this browser on these cores (the page also diagnoses, groups and draws)`
+			);
 			rows.push(
 				[`Triage page's pool workers (Chromium)`, String(page.workers), '', null],
+				[
+					`Triage control: reference ÷ its own work in ${page.workers} Chromium workers (cold, warm)`,
+					`${cold.toFixed(2)}, ${warm.toFixed(2)}${asReference ? '' : ' (counts differ)'}`,
+					'',
+					null
+				],
 				[
 					'Triage ratio reference ÷ page (Chromium)',
 					ratio.toFixed(2),
@@ -431,12 +467,25 @@ export async function cliSection({ log, root, rounds, requests = 1_000_000 }) {
 	const references = [];
 	/** @type {number[]} */
 	const clis = [];
+	/** @type {number[]} the control: the reference's own work on `all` threads */
+	const controls = [];
+	/** @type {unknown} */
+	let controlCounts;
 	const cores = [await twoCores()];
-	// At least three pairs: the host's noise moves one process's time by a third (docs/triage-cli.md).
+	// At least three rounds: the host's noise moves one process's time by a third
+	// (docs/triage-cli.md). Each round runs the reference, its control and the command in turn.
 	for (let round = 0; round < Math.max(3, rounds); round++) {
 		references.push(
 			await timeProcess(process.execPath, [join(HERE, 'triage-reference.js'), logPath, keysPath])
 		);
+		const started = performance.now();
+		controlCounts = await child([
+			join(HERE, 'triage-control-threads.js'),
+			logPath,
+			keysPath,
+			String(all)
+		]);
+		controls.push(performance.now() - started);
 		clis.push(await timeProcess('npm', triageArgs([])));
 	}
 	cores.push(await twoCores());
@@ -444,10 +493,20 @@ export async function cliSection({ log, root, rounds, requests = 1_000_000 }) {
 	const cli = Math.min(...clis);
 	const ratio = reference / cli;
 	const pairs = references.map((ms, round) => (ms / (clis[round] ?? ms)).toFixed(2));
+	const control = Math.min(...controls);
+	const controlRatio = reference / control;
+	const controlPairs = references.map((ms, round) => (ms / (controls[round] ?? ms)).toFixed(2));
+	const asPlanted = sameCounts(
+		/** @type {import('./triage-reference-line.js').ReferenceCounts} */ (controlCounts),
+		made.expected
+	);
 	const rate = (/** @type {number} */ ms) =>
 		`${Math.round((made.expected.requests * 1000) / ms)} requests/s`;
 	log(
 		`command line, ${made.expected.requests} requests (${MiB(made.bytes)}), whole processes, fastest of ${references.length} in turn: reference ${seconds(reference)} (${rate(reference)}), npm run triage on ${all} threads ${seconds(cli)} (${rate(cli)}); ratio reference / command ${ratio.toFixed(2)} (target >= ${CLI_RATIO_TARGET}); each pair's ratio ${pairs.join(', ')}`
+	);
+	log(
+		`    control: the reference's own work on ${all} threads (triage-control-threads.js), fastest of ${controls.length}: ${seconds(control)}; ratio reference / control ${controlRatio.toFixed(2)}, each round's ${controlPairs.join(', ')}${asPlanted ? '' : ' (counts NOT as planted)'}: a plain script's ceiling on these cores (the command also diagnoses, groups and tells nonces)`
 	);
 	log(
 		`    two threads' work at once took ${cores.map((slowdown) => slowdown.toFixed(2)).join(' and ')} times one thread's alone, before and after (1.00: the machine gave two whole cores; on a shared host it can be 1.75)`
@@ -473,6 +532,12 @@ export async function cliSection({ log, root, rounds, requests = 1_000_000 }) {
 			ratio.toFixed(2),
 			`≥ ${CLI_RATIO_TARGET}`,
 			ratio >= CLI_RATIO_TARGET
+		],
+		[
+			`Triage control: reference ÷ its own work on ${all} threads (whole processes)`,
+			`${controlRatio.toFixed(2)}${asPlanted ? '' : ' (counts differ)'}`,
+			'',
+			null
 		],
 		[
 			`Triage command line: this thread; 1; 2; ${all} threads`,
