@@ -184,7 +184,7 @@ export async function triageSection(options = {}) {
 			const cold = reference.ms / control.coldMs;
 			const warm = reference.ms / control.warmMs;
 			log(
-				`    control: the reference's own work in ${page.workers} Chromium workers (each reading its range of the File; the engine's HMAC), fastest of ${rounds}: ${seconds(control.coldMs)} as they start, ${seconds(control.warmMs)} once warm; ratio reference / control ${cold.toFixed(2)} cold, ${warm.toFixed(2)} warm${asReference ? '' : " (counts NOT as the reference's)"}: a plain script's ceiling in this browser on these cores (the page also diagnoses, groups and draws)`
+				`    control: the reference's own work in ${page.workers} Chromium workers (each reading its range of the File; the engine's HMAC), fastest of ${rounds}: ${seconds(control.coldMs)} as they start, ${seconds(control.warmMs)} once warm; ratio reference / control ${cold.toFixed(2)} cold, ${warm.toFixed(2)} warm${asReference ? '' : " (counts NOT as the reference's)"}: what a plain script gets of this browser on these cores (the page also diagnoses, groups and draws)`
 			);
 			rows.push(
 				[`Triage page's pool workers (Chromium)`, String(page.workers), '', null],
@@ -506,7 +506,7 @@ export async function cliSection({ log, root, rounds, requests = 1_000_000 }) {
 		`command line, ${made.expected.requests} requests (${MiB(made.bytes)}), whole processes, fastest of ${references.length} in turn: reference ${seconds(reference)} (${rate(reference)}), npm run triage on ${all} threads ${seconds(cli)} (${rate(cli)}); ratio reference / command ${ratio.toFixed(2)} (target >= ${CLI_RATIO_TARGET}); each pair's ratio ${pairs.join(', ')}`
 	);
 	log(
-		`    control: the reference's own work on ${all} threads (triage-control-threads.js), fastest of ${controls.length}: ${seconds(control)}; ratio reference / control ${controlRatio.toFixed(2)}, each round's ${controlPairs.join(', ')}${asPlanted ? '' : ' (counts NOT as planted)'}: a plain script's ceiling on these cores (the command also diagnoses, groups and tells nonces)`
+		`    control: the reference's own work on ${all} threads (triage-control-threads.js), fastest of ${controls.length}: ${seconds(control)}; ratio reference / control ${controlRatio.toFixed(2)}, each round's ${controlPairs.join(', ')}${asPlanted ? '' : ' (counts NOT as planted)'}: what a plain script gets of these cores (the command also diagnoses, groups and tells nonces, and signs faster than node:crypto)`
 	);
 	log(
 		`    two threads' work at once took ${cores.map((slowdown) => slowdown.toFixed(2)).join(' and ')} times one thread's alone, before and after (1.00: the machine gave two whole cores; on a shared host it can be 1.75)`
