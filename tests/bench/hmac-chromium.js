@@ -5,17 +5,16 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 import { CHROMIUM_FLAGS } from './measure.js';
+import { LIB, bundleForBrowser } from './projects.js';
 import { serveStatic } from './static-server.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
-const LIB = fileURLToPath(new URL('../../src/lib', import.meta.url));
 
 /**
  * @param {{ dir: string, executablePath: string | undefined, count?: number }} options
  * @returns {Promise<Record<string, number | boolean>>}
  */
 export async function chromiumHmacs({ dir, executablePath, count = 100_000 }) {
-	const { build } = await import('vite');
 	const entry = join(dir, 'hmac-entry.js');
 	await writeFile(
 		entry,
@@ -27,19 +26,7 @@ export async function chromiumHmacs({ dir, executablePath, count = 100_000 }) {
 		].join('\n')
 	);
 	const out = join(dir, 'hmac-out');
-	await build({
-		configFile: false,
-		logLevel: 'silent',
-		root: dir,
-		resolve: { alias: { $lib: LIB } },
-		build: {
-			outDir: out,
-			emptyOutDir: true,
-			minify: true,
-			target: 'es2022',
-			lib: { entry, formats: ['es'], fileName: () => 'entry.js' }
-		}
-	});
+	await bundleForBrowser({ root: dir, entry, outDir: out, fileName: 'entry.js' });
 	const blank = join(dir, 'hmac-blank.html');
 	await writeFile(blank, '<!doctype html><html lang="en"><title>hmac bench</title></html>\n');
 	const server = await serveStatic(out, { '/__bench/': blank });

@@ -4,6 +4,10 @@
 import { spawn } from 'node:child_process';
 import { cp, mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** This checkout's src/lib, what `$lib` names. */
+export const LIB = fileURLToPath(new URL('../../src/lib', import.meta.url));
 
 /** What a snapshot leaves out: installed packages, outputs, and files no build reads. */
 const NOT_COPIED = new Set([
@@ -157,4 +161,28 @@ export async function bundleVerify(project, outDir) {
 		}
 	});
 	return join(outDir, 'verify.js');
+}
+
+/**
+ * Bundles `entry` and what it imports (src/lib through `$lib`) into one minified ES module,
+ * `outDir/fileName`, that a page or a module Web Worker loads: how the bench's measurements in
+ * Chromium load the app's code, as the site's own build would compile it (Vite, minified).
+ * @param {{ root: string, entry: string, outDir: string, fileName: string, lib?: string }} options
+ *   root: a temporary directory Vite works in; lib: the src/lib to bundle from (this checkout's)
+ */
+export async function bundleForBrowser({ root, entry, outDir, fileName, lib = LIB }) {
+	const { build } = await import('vite');
+	await build({
+		configFile: false,
+		logLevel: 'silent',
+		root,
+		resolve: { alias: { $lib: lib } },
+		build: {
+			outDir,
+			emptyOutDir: true,
+			minify: true,
+			target: 'es2022',
+			lib: { entry, formats: ['es'], fileName: () => fileName }
+		}
+	});
 }

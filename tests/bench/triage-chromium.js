@@ -9,6 +9,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
 import { CHROMIUM_FLAGS } from './measure.js';
+import { bundleForBrowser } from './projects.js';
 import { serveStatic } from './static-server.js';
 
 /**
@@ -17,7 +18,6 @@ import { serveStatic } from './static-server.js';
  * @param {string} dir a temporary directory
  */
 async function bundle(project, dir) {
-	const { build } = await import('vite');
 	const lib = join(project, 'src', 'lib');
 	const entry = join(dir, 'entry.js');
 	await writeFile(
@@ -43,19 +43,7 @@ async function bundle(project, dir) {
 			''
 		].join('\n')
 	);
-	await build({
-		configFile: false,
-		logLevel: 'silent',
-		root: dir,
-		resolve: { alias: { $lib: lib } },
-		build: {
-			outDir: join(dir, 'out'),
-			emptyOutDir: true,
-			minify: true,
-			target: 'es2022',
-			lib: { entry, formats: ['es'], fileName: () => 'entry.js' }
-		}
-	});
+	await bundleForBrowser({ root: dir, entry, outDir: join(dir, 'out'), fileName: 'entry.js', lib });
 	return join(dir, 'out');
 }
 

@@ -11,10 +11,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 import { CHROMIUM_FLAGS } from './measure.js';
+import { bundleForBrowser } from './projects.js';
 import { serveStatic } from './static-server.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
-const LIB = fileURLToPath(new URL('../../src/lib', import.meta.url));
 
 /** The control's page: a file input, and the functions the harness calls. */
 const PAGE = `<!doctype html>
@@ -59,24 +59,12 @@ window.runControl = async (keysText) => {
  *   the rounds, cold and warm, each round in a fresh browser
  */
 export async function chromiumControl({ dir, executablePath, logPath, keysText, workers, rounds }) {
-	const { build } = await import('vite');
 	const out = join(dir, 'control-out');
-	await build({
-		configFile: false,
-		logLevel: 'silent',
+	await bundleForBrowser({
 		root: dir,
-		resolve: { alias: { $lib: LIB } },
-		build: {
-			outDir: out,
-			emptyOutDir: true,
-			minify: true,
-			target: 'es2022',
-			lib: {
-				entry: join(HERE, 'triage-control-worker.js'),
-				formats: ['es'],
-				fileName: () => 'control-worker.js'
-			}
-		}
+		entry: join(HERE, 'triage-control-worker.js'),
+		outDir: out,
+		fileName: 'control-worker.js'
 	});
 	const page = join(dir, 'control.html');
 	await writeFile(page, PAGE);
