@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 import { CHROMIUM_FLAGS } from './measure.js';
 import { bundleForBrowser } from './projects.js';
+import { lineCuts } from './triage-control-threads.js';
 import { serveStatic } from './static-server.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
@@ -24,20 +25,9 @@ const PAGE = `<!doctype html>
 window.startWorkers = (count) => {
 	window.workers = Array.from({ length: count }, () => new Worker('/control-worker.js', { type: 'module' }));
 };
-// Cuts just after a line feed (the harness's logs have lines far shorter than 64 KiB).
-async function cuts(file, parts) {
-	const at = [0];
-	for (let part = 1; part < parts; part++) {
-		const from = Math.floor((file.size * part) / parts);
-		const bytes = new Uint8Array(await file.slice(from, from + 65536).arrayBuffer());
-		at.push(from + bytes.indexOf(10) + 1);
-	}
-	at.push(file.size);
-	return at;
-}
-window.runControl = async (keysText) => {
+// The cuts come from the harness (lineCuts, on the same file): byte offsets just after line feeds.
+window.runControl = async (keysText, at) => {
 	const file = document.querySelector('input').files[0];
-	const at = await cuts(file, window.workers.length);
 	const started = performance.now();
 	const parts = await Promise.all(window.workers.map((worker, index) => new Promise((resolve) => {
 		worker.onmessage = (event) => resolve(event.data);
@@ -69,6 +59,8 @@ export async function chromiumControl({ dir, executablePath, logPath, keysText, 
 	const page = join(dir, 'control.html');
 	await writeFile(page, PAGE);
 	const server = await serveStatic(out, { '/__control/': page });
+	// Each worker's range of the log, cut as the thread control cuts it.
+	const cuts = lineCuts(logPath, workers);
 	let coldMs = Number.POSITIVE_INFINITY;
 	let warmMs = Number.POSITIVE_INFINITY;
 	/** @type {ReferenceCounts | undefined} */
@@ -85,7 +77,10 @@ export async function chromiumControl({ dir, executablePath, logPath, keysText, 
 				await tab.getByLabel('Log').setInputFiles(logPath);
 				/** @returns {Promise<{ ms: number, counts: ReferenceCounts }>} */
 				const run = () =>
-					tab.evaluate((keys) => /** @type {any} */ (window).runControl(keys), keysText);
+					tab.evaluate(
+						([keys, at]) => /** @type {any} */ (window).runControl(keys, at),
+						/** @type {const} */ ([keysText, cuts])
+					);
 				const cold = await run();
 				await tab.waitForTimeout(1000);
 				const warm = await run();
