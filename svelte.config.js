@@ -22,9 +22,6 @@ const config = {
 		// Every page's styles in a <style> of its own: the first paint waits for the document alone,
 		// not for a stylesheet request too. Hash mode adds each page's <style> hash to style-src.
 		inlineStyleThreshold: Infinity,
-		// Registered by the root layout once the page is idle (register-when-idle.ts), not on `load`:
-		// the install downloads the whole build, which would compete with the page's own scripts.
-		serviceWorker: { register: false },
 		adapter: adapter({
 			// GitHub Pages answers unknown paths with 404.html: the SPA fallback renders our error page there.
 			fallback: '404.html',
@@ -37,6 +34,9 @@ const config = {
 			relative: false
 		},
 		prerender: {
+			// Every page in both languages: one route tree serves both (src/hooks.ts reroutes /zh-CN/…),
+			// and the crawler would find the Chinese pages only through the language switch.
+			entries: ['*', '/zh-CN/', '/zh-CN/verify', '/zh-CN/triage', '/zh-CN/errors', '/zh-CN/sandbox'],
 			// A link that 404s under the base path is a bug, not a warning.
 			handleHttpError: 'fail',
 			handleMissingId: 'fail'

@@ -3,15 +3,12 @@
 // and in Chinese.
 import { fireEvent, render, screen } from '@testing-library/svelte';
 import type { Component } from 'svelte';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { getLocale, overwriteGetLocale } from '$lib/paraglide/runtime';
 import BaseStringDiffView from '$lib/verify/desk/BaseStringDiffView.svelte';
 import SignedRequestInput from '$lib/verify/desk/SignedRequestInput.svelte';
 import { VerifyDesk } from '$lib/verify/desk/desk.svelte';
 import WithVerifyDesk from './WithVerifyDesk.svelte';
-
-const SignedRequestInputZh = (await import(
-	'$lib/verify/desk/SignedRequestInput.svelte?locale=zh-CN' as string
-)) as { default: Component };
 
 function setup(component: Component, props: Record<string, unknown> = {}) {
 	const desk = new VerifyDesk();
@@ -48,7 +45,11 @@ describe('the paste box', () => {
 	});
 
 	it('says it in Chinese on the Chinese page', async () => {
-		setup(SignedRequestInputZh.default, { ontriage });
+		// The Chinese page: every message the box renders, now and after the input, in Chinese.
+		const own = getLocale;
+		overwriteGetLocale(() => 'zh-CN');
+		onTestFinished(() => overwriteGetLocale(own));
+		setup(SignedRequestInput as Component, { ontriage });
 		const box = screen.getByRole('textbox', { name: '已签名的请求' });
 		await fireEvent.input(box, { target: { value: '字'.repeat(2_000_000) } });
 		expect(box).toHaveAttribute('aria-invalid', 'true');

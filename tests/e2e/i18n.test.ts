@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
 import { BASE_PATH } from '../../playwright.config';
-import { HYDRATED } from '../../src/lib/pages/hydrated';
 import { serveStatic } from '../bench/static-server.js';
 import { violations } from './axe';
 import { failOnPageErrors } from './page-errors';
@@ -23,22 +22,11 @@ const SWITCH = { en: '简体中文', zh: 'English' };
 const relative = (path: string) => `.${path}`;
 const lang = (page: Page) => page.evaluate(() => document.documentElement.lang);
 
-/**
- * Each page load notes the root layout's HYDRATED event on window. Not `networkidle`: the scripts
- * start to load only once the first paint is presented (paint-first.ts), so on a loaded machine the
- * network can be idle for 500 ms before they have even started, and a click on the switch then
- * is a plain link's, a load (a clean-clone CI run saw it once).
- */
-test.beforeEach(({ page }) =>
-	page.addInitScript((event) => {
-		addEventListener(event, () => Object.assign(window, { __hydrated: true }), { once: true });
-	}, HYDRATED)
-);
-
-/** Waits until the page has hydrated, then marks the document, so that the next check can tell a
- * client-side navigation (the mark stays) from a load (it is gone). */
+/** Waits until the page has hydrated (its controls are enabled then: routes/+layout.svelte), then
+ * marks the document, so that the next check can tell a client-side navigation (the mark stays)
+ * from a load (it is gone). */
 async function hydrated(page: Page) {
-	await page.waitForFunction(() => (window as unknown as { __hydrated?: boolean }).__hydrated);
+	await expect(page.getByRole('button', { name: /^(?:Clear everything|全部清除)$/ })).toBeEnabled();
 	await page.evaluate(() => Object.assign(window, { __sameDocument: true }));
 }
 const sameDocument = (page: Page) =>

@@ -17,13 +17,17 @@ import { MAC_ERROR_TEXTS, macDetailText, macErrorText } from '$lib/i18n/mac-erro
 import { urlNoteText } from '$lib/playground/first-use/url-note';
 import { BASE_STRING_RULES, browserRewrites, urlRewrites } from '$lib/mac';
 
-// The same text modules compiled in Chinese, as a Chinese page imports them (locale-variants.ts).
-const chinese = (await import('$lib/i18n/mac-error-text.ts?locale=zh-CN' as string)) as Awaited<
-	typeof import('$lib/i18n/mac-error-text')
->;
-const chinesePlayground = (await import(
-	'$lib/playground/first-use/url-note.ts?locale=zh-CN' as string
-)) as Awaited<typeof import('$lib/playground/first-use/url-note')>;
+import { inLocale } from './in-locale';
+
+// The same text modules as a Chinese page renders them.
+const chinese = {
+	macDetailText: (detail: MacErrorDetail) => inLocale('zh-CN', () => macDetailText(detail)),
+	macErrorText: (error: MacInputError) => inLocale('zh-CN', () => macErrorText(error))
+};
+const chinesePlayground = {
+	urlNoteText: (note: Parameters<typeof urlNoteText>[0]) =>
+		inLocale('zh-CN', () => urlNoteText(note))
+};
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const KINDS: ValueKind[] = [

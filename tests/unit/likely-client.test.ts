@@ -5,7 +5,7 @@
 // tests/clients' results.json, each signed by its client's own program with its own toolchain).
 import { describe, expect, it } from 'vitest';
 import zooRequests from './fixtures/zoo-requests.json' with { type: 'json' };
-import { render } from 'virtual:messages/client';
+import { renderText as render } from '$lib/i18n/render-text';
 import { shownString } from '$lib/i18n/shown-text';
 import {
 	CLIENT_IDS,

@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { explainResponse } from '$lib/send/explain';
-import { render } from 'virtual:messages/status';
+import { renderText as render } from '$lib/i18n/render-text';
 import { proxyRequestUrl } from '$lib/send/proxy-url';
 import { readBody } from '$lib/account-api/envelope';
 import { ERROR_CODES } from '$lib/account-api/error-codes';

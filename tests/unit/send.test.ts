@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SandboxUnreachable } from '$lib/sandbox/service';
 import { sendRequest } from '$lib/send/send';
-import { render } from 'virtual:messages/status';
+import { renderText as render } from '$lib/i18n/render-text';
 
 let server: Server;
 let origin: string;

@@ -9,7 +9,7 @@ import { explainResponse } from '$lib/send/explain';
 import { MAX_ATTEMPTS } from '$lib/account-api/error-codes';
 import { RETRY_DELAY_MS } from '$lib/send/attempts';
 import { Sender } from '$lib/send/sender.svelte';
-import { render } from 'virtual:messages/status';
+import { renderText as render } from '$lib/i18n/render-text';
 
 const HOSTS = hostsOf(Object.values(BASE_URLS));
 

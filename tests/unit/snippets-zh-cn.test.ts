@@ -7,7 +7,14 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { authorizationHeader, baseString, requestTarget, sign } from '$lib/mac';
 import { LANGUAGES as ENGLISH, type SnippetLanguage, type SnippetOptions } from '$lib/snippets';
-import { LANGUAGES as CHINESE } from '$lib/snippets/languages?locale=zh-CN';
+import { inLocale } from './in-locale';
+
+// The programs as the Chinese page generates them.
+const CHINESE: SnippetLanguage[] = ENGLISH.map((lang) => ({
+	...lang,
+	requires: inLocale('zh-CN', () => lang.requires),
+	generate: (options: SnippetOptions) => inLocale('zh-CN', () => lang.generate(options))
+}));
 
 const HAN = /\p{Script=Han}/u;
 const OPTIONS: SnippetOptions[] = [

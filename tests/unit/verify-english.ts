@@ -5,23 +5,12 @@ import { macErrorText } from '$lib/i18n/mac-error-text';
 import { urlRewritesText } from '$lib/i18n/url-rewrite-text';
 import { PasteError } from '$lib/read/parsed-request';
 import { shownString } from '$lib/i18n/shown-text';
-import { render as renderDiagnosis } from 'virtual:messages/diagnosis';
-import { render as renderLimits } from 'virtual:messages/limits';
-import { render as renderPaste } from 'virtual:messages/paste';
+import { renderText } from '$lib/i18n/render-text';
 
 /** A paste_*, limits_* or diagnosis_* Text in English, as plain text (as ShownText renders it). */
 export function english(text: Text | undefined): string {
 	if (text === undefined) throw new Error('no Text to render');
-	return shownString(
-		(value) =>
-			value.key.startsWith('paste_')
-				? renderPaste(value)
-				: value.key.startsWith('limits_')
-					? renderLimits(value)
-					: renderDiagnosis(value),
-		text,
-		{ urlRewrites: urlRewritesText, macError: macErrorText }
-	);
+	return shownString(renderText, text, { urlRewrites: urlRewritesText, macError: macErrorText });
 }
 
 /** Each Text of a list in English. */

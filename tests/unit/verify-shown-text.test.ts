@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { text, type Text } from '$lib/i18n/text';
-import * as zh from '$lib/paraglide/messages/zh-CN.js';
 import { clockCheck, diagnose } from '$lib/diagnosis';
 import { durationText } from '$lib/diagnosis/clock-check';
 import { shownParts, shownString } from '$lib/i18n/shown-text';
 import { english } from './verify-english';
+import { inLocale } from './in-locale';
+import { renderText } from '$lib/i18n/render-text';
 
-/** The Chinese catalogue, as the /zh-CN/ page's `virtual:messages/*` renders a Text. */
-const chinese = (value: Text): string =>
-	shownString((t) => (zh as Record<string, (p: unknown) => string>)[t.key]!(t.params), value);
+/** A Text as the /zh-CN/ page renders it. */
+const chinese = (value: Text): string => inLocale('zh-CN', () => shownString(renderText, value));
 
 describe('a Text shown', () => {
 	it("keeps a value's backticks as they are and marks only the message's code", () => {

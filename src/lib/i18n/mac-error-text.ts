@@ -1,6 +1,6 @@
 // The core's errors in the page's language. The core (src/lib/mac) throws a MacInputError with a
 // code and its parameters besides the English message; this text module is the table of messages
-// (messages/core) that renders them, imported by a component and so copied per language.
+// (messages/core) that renders them in the page's language.
 import { m } from '$lib/paraglide/messages.js';
 import {
 	MAC_ERROR_MESSAGES,

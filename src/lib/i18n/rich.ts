@@ -19,3 +19,8 @@ export function richParts(message: string): RichPart[] {
 	});
 	return parts;
 }
+
+/** A message as plain text, for an attribute or a string: its `code` marks dropped. */
+export function plain(message: string): string {
+	return message.replaceAll('`', '');
+}

@@ -1,13 +1,13 @@
 // The verify page's Texts (paste_* and diagnosis_* messages) hold other Texts as parameters: a
 // duration inside a clock sentence, a hint inside a parse error, two mistakes' titles inside one.
-// A catalogue's `render` reads one message; these functions render the parameters first, in the
+// renderText reads one message; these functions render the parameters first, in the
 // same language, and tell the message's `code` apart from the values put into it, so that a value
 // holding a backtick (PowerShell's escape) is shown as it is. A Text may also hold the core's data
 // (a URL's rewrites), which the page words in its language with its own text modules.
 import type { MessageKey, Text } from './text';
 import type { MacInputError, UrlRewrite } from '$lib/mac';
 
-/** One catalogue's renderer, or several chosen by key: what `virtual:messages/<area>` exports. */
+/** A renderer of Texts: renderText (render-text.ts), or a test's own. */
 export type Render = (text: Text) => string;
 
 /** A Text rendered with its first letter in lower case, for the second part of a sentence. */

@@ -1,6 +1,6 @@
 // A message not yet in a language: its key and parameters. State and pure logic (which are shared
-// by both languages' pages) hold Texts; a component renders one in its own language with its area's
-// catalogue (`render` from 'virtual:messages/<area>', see locale-variants.ts).
+// by both languages' pages, and by Node) hold Texts; a component renders one in the page's language
+// with renderText (render-text.ts).
 import type * as messages from '$lib/paraglide/messages.js';
 
 type Messages = Omit<typeof messages, 'm'>;

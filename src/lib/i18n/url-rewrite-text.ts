@@ -1,6 +1,5 @@
 // What a browser changes in a URL before sending it, in the page's language. The core gives the
-// rewrites as data (urlRewrites in src/lib/mac); this text module words them with the messages of
-// the page that imports it (a copy per language), for the playground's URL note and the verify
+// rewrites as data (urlRewrites in src/lib/mac); this module words them in the page's language, for the playground's URL note and the verify
 // page's paste notes alike.
 import type { UrlRewrite } from '$lib/mac';
 import { m } from '$lib/paraglide/messages.js';

@@ -1,10 +1,7 @@
 // What the playground's state says on the first view, in the page's language (the rarer notes load
 // on first use: first-use/): the state holds codes and values
-// (playground.svelte.ts), and the components render them with these functions. A text module:
-// imported by a component, it is copied per language (src/lib/i18n/locale-variants.ts).
-// Where English differs, the test of the locale is written out at the spot: it compiles to a
-// constant comparison, so the English page carries none of the other branch.
-import { macErrorTextLazy } from '$lib/i18n/mac-error-text-lazy';
+// (playground.svelte.ts), and the components render them with these functions.
+import { macErrorText } from '$lib/i18n/mac-error-text';
 import { m } from '$lib/paraglide/messages.js';
 import type { FieldMessage } from '$lib/ui/FieldNote.svelte';
 import type { Operation, ScopeReason } from '$lib/account-api/operations';
@@ -65,7 +62,7 @@ export function noteText(note: PlaygroundNote): string {
 		case 'scope':
 			return scopeReasonText(note.reason);
 		case 'error':
-			return macErrorTextLazy(note.error);
+			return macErrorText(note.error);
 	}
 }
 

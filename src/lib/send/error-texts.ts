@@ -1,5 +1,5 @@
 // What each error code of spec §7 means, what it calls for, and what the signing page does about
-// it, in the importer's language (a text module: compiled once per language).
+// it, in the page's language.
 import { m } from '$lib/paraglide/messages.js';
 import type { ErrorCode } from '$lib/account-api/error-codes';
 

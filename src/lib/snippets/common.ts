@@ -1,5 +1,5 @@
-// Copied per language (see $lib/i18n/locale-variants.ts): the programs' comments are in the page's
-// language; what they print stays English, as a log line does.
+// The programs' comments are in the page's language; what they print stays English, as a log
+// line does.
 import { MacInputError } from '$lib/mac';
 import { m } from '$lib/paraglide/messages.js';
 import type { SnippetOptions } from './types';
@@ -56,5 +56,5 @@ export function purpose(marker: string, command: string, macKeyEnv: string | nul
 	);
 }
 
-export const INLINE_KEY_NOTE = m.snippets_program_inline_key();
-export const FIXED_NOTE = m.snippets_program_fixed();
+export const inlineKeyNote = (): string => m.snippets_program_inline_key();
+export const fixedNote = (): string => m.snippets_program_fixed();

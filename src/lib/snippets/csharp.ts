@@ -1,5 +1,5 @@
 import { m } from '$lib/paraglide/messages.js';
-import { comment, FIXED_NOTE, INLINE_KEY_NOTE, purpose, resolve } from './common';
+import { comment, fixedNote, inlineKeyNote, purpose, resolve } from './common';
 import { csharpString as str } from './string-literals';
 import type { SnippetOptions } from './types';
 
@@ -19,10 +19,10 @@ export function csharpSnippet(options: SnippetOptions): string {
             Console.Error.WriteLine(${str(o.missingKey)});
             return 1;
         }`
-			: `        // ${INLINE_KEY_NOTE}
+			: `        // ${inlineKeyNote()}
         var macKey = ${str(o.inlineMacKey)};`;
 	const tsNonce = o.fixed
-		? `        // ${FIXED_NOTE}
+		? `        // ${fixedNote()}
         var ts = ${str(o.fixed.ts)};
         var nonce = ${str(o.fixed.nonce)};`
 		: `        var ts = DateTimeOffset.UtcNow.ToUnixTimeSeconds().ToString();

@@ -1,5 +1,5 @@
 import { m } from '$lib/paraglide/messages.js';
-import { comment, FIXED_NOTE, INLINE_KEY_NOTE, purpose, resolve } from './common';
+import { comment, fixedNote, inlineKeyNote, purpose, resolve } from './common';
 import { goString as str } from './string-literals';
 import type { SnippetOptions } from './types';
 
@@ -12,10 +12,10 @@ export function goSnippet(options: SnippetOptions): string {
 	if macKey == "" {
 		log.Fatal(${str(o.missingKey)})
 	}`
-			: `	// ${INLINE_KEY_NOTE}
+			: `	// ${inlineKeyNote()}
 	macKey := ${str(o.inlineMacKey)}`;
 	const tsNonce = o.fixed
-		? `	// ${FIXED_NOTE}
+		? `	// ${fixedNote()}
 	ts := ${str(o.fixed.ts)}
 	nonce := ${str(o.fixed.nonce)}`
 		: `	ts := strconv.FormatInt(time.Now().Unix(), 10)

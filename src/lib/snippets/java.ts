@@ -1,5 +1,5 @@
 import { m } from '$lib/paraglide/messages.js';
-import { comment, FIXED_NOTE, INLINE_KEY_NOTE, purpose, resolve } from './common';
+import { comment, fixedNote, inlineKeyNote, purpose, resolve } from './common';
 import { javaString as str } from './string-literals';
 import type { SnippetOptions } from './types';
 
@@ -14,10 +14,10 @@ export function javaSnippet(options: SnippetOptions): string {
             System.err.println(${str(o.missingKey)});
             System.exit(1);
         }`
-			: `        // ${INLINE_KEY_NOTE}
+			: `        // ${inlineKeyNote()}
         String macKey = ${str(o.inlineMacKey)};`;
 	const tsNonce = o.fixed
-		? `        // ${FIXED_NOTE}
+		? `        // ${fixedNote()}
         String ts = ${str(o.fixed.ts)};
         String nonce = ${str(o.fixed.nonce)};`
 		: `        String ts = String.valueOf(System.currentTimeMillis() / 1000);

@@ -1,4 +1,4 @@
-// Copied per language with the generators (see common.ts).
+// The languages of the code view; the C# line's requirement is read in the page's language.
 import { m } from '$lib/paraglide/messages.js';
 import { csharpSnippet } from './csharp';
 import { goSnippet } from './go';
@@ -56,7 +56,9 @@ export const LANGUAGES: readonly SnippetLanguage[] = [
 		label: 'C#',
 		fileName: 'Program.cs',
 		command: 'dotnet run Program.cs',
-		requires: m.snippets_requires_csharp(),
+		get requires() {
+			return m.snippets_requires_csharp();
+		},
 		generate: csharpSnippet
 	},
 	{

@@ -1,5 +1,5 @@
 import { m } from '$lib/paraglide/messages.js';
-import { comment, FIXED_NOTE, INLINE_KEY_NOTE, purpose, resolve } from './common';
+import { comment, fixedNote, inlineKeyNote, purpose, resolve } from './common';
 import { jsString as str } from './string-literals';
 import type { SnippetOptions } from './types';
 
@@ -14,10 +14,10 @@ if (!macKey) {
   console.error(${str(o.missingKey)});
   process.exit(1);
 }`
-			: `// ${INLINE_KEY_NOTE}
+			: `// ${inlineKeyNote()}
 const macKey = ${str(o.inlineMacKey)};`;
 	const tsNonce = o.fixed
-		? `// ${FIXED_NOTE}
+		? `// ${fixedNote()}
 const ts = ${str(o.fixed.ts)};
 const nonce = ${str(o.fixed.nonce)};`
 		: `const ts = String(Math.floor(Date.now() / 1000));

@@ -1,5 +1,5 @@
 import { m } from '$lib/paraglide/messages.js';
-import { FIXED_NOTE, INLINE_KEY_NOTE, purpose, resolve } from './common';
+import { fixedNote, inlineKeyNote, purpose, resolve } from './common';
 import { phpString as str } from './string-literals';
 import type { SnippetOptions } from './types';
 
@@ -14,10 +14,10 @@ if ($macKey === false || $macKey === '') {
     fwrite(STDERR, "${o.missingKey}\\n");
     exit(1);
 }`
-			: `// ${INLINE_KEY_NOTE}
+			: `// ${inlineKeyNote()}
 $macKey = ${str(o.inlineMacKey)};`;
 	const tsNonce = o.fixed
-		? `// ${FIXED_NOTE}
+		? `// ${fixedNote()}
 $ts = ${str(o.fixed.ts)};
 $nonce = ${str(o.fixed.nonce)};`
 		: `$ts = (string) time();

@@ -1,5 +1,5 @@
 import { m } from '$lib/paraglide/messages.js';
-import { FIXED_NOTE, INLINE_KEY_NOTE, purpose, resolve } from './common';
+import { fixedNote, inlineKeyNote, purpose, resolve } from './common';
 import { pythonString as str } from './string-literals';
 import type { SnippetOptions } from './types';
 
@@ -11,10 +11,10 @@ export function pythonSnippet(options: SnippetOptions): string {
 			? `mac_key = os.environ.get(${str(o.macKeyEnv)})
 if not mac_key:
     sys.exit(${str(o.missingKey)})`
-			: `# ${INLINE_KEY_NOTE}
+			: `# ${inlineKeyNote()}
 mac_key = ${str(o.inlineMacKey)}`;
 	const tsNonce = o.fixed
-		? `# ${FIXED_NOTE}
+		? `# ${fixedNote()}
 ts = ${str(o.fixed.ts)}
 nonce = ${str(o.fixed.nonce)}`
 		: `ts = str(int(time.time()))

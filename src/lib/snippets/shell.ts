@@ -1,5 +1,5 @@
 import { m } from '$lib/paraglide/messages.js';
-import { comment, FIXED_NOTE, INLINE_KEY_NOTE, purpose, resolve } from './common';
+import { comment, fixedNote, inlineKeyNote, purpose, resolve } from './common';
 import { shellString as str } from './string-literals';
 import type { SnippetOptions } from './types';
 
@@ -9,10 +9,10 @@ export function shellSnippet(options: SnippetOptions): string {
 	const macKey =
 		o.inlineMacKey === undefined
 			? `mac_key=\${${o.macKeyEnv}:?${o.missingKey.replace(/[\\$`}"]/g, '\\$&')}}`
-			: `# ${INLINE_KEY_NOTE}
+			: `# ${inlineKeyNote()}
 mac_key=${str(o.inlineMacKey)}`;
 	const tsNonce = o.fixed
-		? `# ${FIXED_NOTE}
+		? `# ${fixedNote()}
 ts=${str(o.fixed.ts)}
 nonce=${str(o.fixed.nonce)}`
 		: `ts=$(date +%s)

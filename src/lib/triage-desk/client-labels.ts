@@ -4,19 +4,19 @@
 import { m } from '$lib/paraglide/messages.js';
 import { UNKNOWN, type ClientId } from '$lib/diagnosis/likely-client';
 
-const NAMES: Record<ClientId, string> = {
-	'docs-shell': m.client_name_docs_shell(),
-	'docs-node-current': m.client_name_docs_node_current(),
-	'docs-node-old': m.client_name_docs_node_old(),
-	'docs-java': m.client_name_docs_java(),
-	'docs-php': m.client_name_docs_php(),
-	'docs-python3': m.client_name_docs_python3(),
-	'docs-go': m.client_name_docs_go(),
-	'unity-sdk': m.client_name_unity_sdk()
+const NAMES: Record<ClientId, () => string> = {
+	'docs-shell': m.client_name_docs_shell,
+	'docs-node-current': m.client_name_docs_node_current,
+	'docs-node-old': m.client_name_docs_node_old,
+	'docs-java': m.client_name_docs_java,
+	'docs-php': m.client_name_docs_php,
+	'docs-python3': m.client_name_docs_python3,
+	'docs-go': m.client_name_docs_go,
+	'unity-sdk': m.client_name_unity_sdk
 };
 
 function one(id: string): string {
-	return Object.hasOwn(NAMES, id) ? NAMES[id as ClientId] : id;
+	return Object.hasOwn(NAMES, id) ? NAMES[id as ClientId]() : id;
 }
 
 /** A likely client's group as the page's language names it: "A", "A or B", "unknown". */

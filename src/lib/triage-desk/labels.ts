@@ -8,52 +8,52 @@ import type { Unreadable, UnreadableCode } from '$lib/read/types';
 import type { MarkdownWords } from '$lib/triage/exports';
 import { UNEXPLAINED, type TriageFormat, type VerdictKind } from '$lib/triage/types';
 
-const LABELS: Record<MistakeId, string> = {
-	'host-other-deployment': m.triage_mistake_host_other_deployment(),
-	'host-legacy': m.triage_mistake_host_legacy(),
-	'host-as-written': m.triage_mistake_host_as_written(),
-	'host-with-port': m.triage_mistake_host_with_port(),
-	'port-wrong': m.triage_mistake_port_wrong(),
-	'port-empty': m.triage_mistake_port_empty(),
-	'trailing-slash': m.triage_mistake_trailing_slash(),
-	'path-empty-no-slash': m.triage_mistake_path_empty_no_slash(),
-	'path-params-dropped': m.triage_mistake_path_params_dropped(),
-	'query-dropped': m.triage_mistake_query_dropped(),
-	'query-decoded': m.triage_mistake_query_decoded(),
-	'query-re-encoded': m.triage_mistake_query_re_encoded(),
-	'uri-as-typed': m.triage_mistake_uri_as_typed(),
-	'uri-whatwg': m.triage_mistake_uri_whatwg(),
-	'uri-dotnet': m.triage_mistake_uri_dotnet(),
-	'query-sorted': m.triage_mistake_query_sorted(),
-	'full-url': m.triage_mistake_full_url(),
-	'uri-with-port': m.triage_mistake_uri_with_port(),
-	'uri-after-last-host': m.triage_mistake_uri_after_last_host(),
-	'method-lower-case': m.triage_mistake_method_lower_case(),
-	'ext-line-dropped': m.triage_mistake_ext_line_dropped(),
-	'extra-lf': m.triage_mistake_extra_lf(),
-	crlf: m.triage_mistake_crlf(),
-	'ts-padded': m.triage_mistake_ts_padded(),
-	'ts-unpadded': m.triage_mistake_ts_unpadded(),
-	'ts-milliseconds': m.triage_mistake_ts_milliseconds(),
-	'ts-other': m.triage_mistake_ts_other(),
-	'nonce-whitespace': m.triage_mistake_nonce_whitespace(),
-	'nonce-url-encoded': m.triage_mistake_nonce_url_encoded(),
-	'key-whitespace': m.triage_mistake_key_whitespace(),
-	'key-base64-decoded': m.triage_mistake_key_base64_decoded(),
-	'key-is-kid': m.triage_mistake_key_is_kid(),
-	'key-ascii': m.triage_mistake_key_ascii(),
-	'key-latin1': m.triage_mistake_key_latin1(),
-	'key-gbk': m.triage_mistake_key_gbk(),
-	'hmac-sha256': m.triage_mistake_hmac_sha256(),
-	'digest-hex': m.triage_mistake_digest_hex(),
-	'digest-base64url': m.triage_mistake_digest_base64url(),
-	'digest-unpadded': m.triage_mistake_digest_unpadded()
+const LABELS: Record<MistakeId, () => string> = {
+	'host-other-deployment': m.triage_mistake_host_other_deployment,
+	'host-legacy': m.triage_mistake_host_legacy,
+	'host-as-written': m.triage_mistake_host_as_written,
+	'host-with-port': m.triage_mistake_host_with_port,
+	'port-wrong': m.triage_mistake_port_wrong,
+	'port-empty': m.triage_mistake_port_empty,
+	'trailing-slash': m.triage_mistake_trailing_slash,
+	'path-empty-no-slash': m.triage_mistake_path_empty_no_slash,
+	'path-params-dropped': m.triage_mistake_path_params_dropped,
+	'query-dropped': m.triage_mistake_query_dropped,
+	'query-decoded': m.triage_mistake_query_decoded,
+	'query-re-encoded': m.triage_mistake_query_re_encoded,
+	'uri-as-typed': m.triage_mistake_uri_as_typed,
+	'uri-whatwg': m.triage_mistake_uri_whatwg,
+	'uri-dotnet': m.triage_mistake_uri_dotnet,
+	'query-sorted': m.triage_mistake_query_sorted,
+	'full-url': m.triage_mistake_full_url,
+	'uri-with-port': m.triage_mistake_uri_with_port,
+	'uri-after-last-host': m.triage_mistake_uri_after_last_host,
+	'method-lower-case': m.triage_mistake_method_lower_case,
+	'ext-line-dropped': m.triage_mistake_ext_line_dropped,
+	'extra-lf': m.triage_mistake_extra_lf,
+	crlf: m.triage_mistake_crlf,
+	'ts-padded': m.triage_mistake_ts_padded,
+	'ts-unpadded': m.triage_mistake_ts_unpadded,
+	'ts-milliseconds': m.triage_mistake_ts_milliseconds,
+	'ts-other': m.triage_mistake_ts_other,
+	'nonce-whitespace': m.triage_mistake_nonce_whitespace,
+	'nonce-url-encoded': m.triage_mistake_nonce_url_encoded,
+	'key-whitespace': m.triage_mistake_key_whitespace,
+	'key-base64-decoded': m.triage_mistake_key_base64_decoded,
+	'key-is-kid': m.triage_mistake_key_is_kid,
+	'key-ascii': m.triage_mistake_key_ascii,
+	'key-latin1': m.triage_mistake_key_latin1,
+	'key-gbk': m.triage_mistake_key_gbk,
+	'hmac-sha256': m.triage_mistake_hmac_sha256,
+	'digest-hex': m.triage_mistake_digest_hex,
+	'digest-base64url': m.triage_mistake_digest_base64url,
+	'digest-unpadded': m.triage_mistake_digest_unpadded
 };
 
 function one(id: string): string {
 	if (id === UNEXPLAINED) return m.triage_group_unexplained();
 	if (id === DIAGNOSIS_STOPPED) return m.diagnosis_stopped();
-	return Object.hasOwn(LABELS, id) ? LABELS[id as MistakeId] : id;
+	return Object.hasOwn(LABELS, id) ? LABELS[id as MistakeId]() : id;
 }
 
 /**
@@ -83,29 +83,29 @@ export function formatLabel(format: TriageFormat | null): string {
 	return m.triage_format_empty();
 }
 
-const UNREADABLE: Record<UnreadableCode, string> = {
-	'not-json': m.triage_unreadable_not_json(),
-	'not-object': m.triage_unreadable_not_object(),
-	'bad-field': m.triage_unreadable_bad_field(),
-	'no-url': m.triage_unreadable_no_url(),
-	'no-authorization': m.triage_unreadable_no_authorization(),
-	'bad-header': m.triage_unreadable_bad_header(),
-	'bad-url': m.triage_unreadable_bad_url(),
-	'no-request': m.triage_unreadable_no_request(),
-	'too-long': m.triage_unreadable_too_long(),
-	'too-deep': m.records_unreadable_too_deep(),
-	'har-broken': m.triage_unreadable_har_broken(),
-	'har-cut-short': m.triage_unreadable_har_cut_short(),
-	'har-no-entries': m.triage_unreadable_har_no_entries(),
-	encoding: m.records_unreadable_encoding(),
-	compressed: m.records_unreadable_compressed(),
-	binary: m.records_unreadable_binary(),
-	'read-failed': m.triage_unreadable_read_failed()
+const UNREADABLE: Record<UnreadableCode, () => string> = {
+	'not-json': m.triage_unreadable_not_json,
+	'not-object': m.triage_unreadable_not_object,
+	'bad-field': m.triage_unreadable_bad_field,
+	'no-url': m.triage_unreadable_no_url,
+	'no-authorization': m.triage_unreadable_no_authorization,
+	'bad-header': m.triage_unreadable_bad_header,
+	'bad-url': m.triage_unreadable_bad_url,
+	'no-request': m.triage_unreadable_no_request,
+	'too-long': m.triage_unreadable_too_long,
+	'too-deep': m.records_unreadable_too_deep,
+	'har-broken': m.triage_unreadable_har_broken,
+	'har-cut-short': m.triage_unreadable_har_cut_short,
+	'har-no-entries': m.triage_unreadable_har_no_entries,
+	encoding: m.records_unreadable_encoding,
+	compressed: m.records_unreadable_compressed,
+	binary: m.records_unreadable_binary,
+	'read-failed': m.triage_unreadable_read_failed
 };
 
 /** Why requests were unreadable, as the Summary's rows under "unreadable" name it. */
 export function unreadableLabel(code: UnreadableCode): string {
-	return Object.hasOwn(UNREADABLE, code) ? UNREADABLE[code] : code;
+	return Object.hasOwn(UNREADABLE, code) ? UNREADABLE[code]() : code;
 }
 
 /**

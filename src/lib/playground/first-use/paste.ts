@@ -1,6 +1,5 @@
 // Reading a pasted SDK login result into the playground, and what the page says about it: loaded
-// with the first use of the paste box (SdkPaste.svelte), not with the page. A text module: imported
-// by a component, it is copied per language (src/lib/i18n/locale-variants.ts).
+// with the first use of the paste box (SdkPaste.svelte), not with the page.
 import {
 	CredentialError,
 	MacInputError,

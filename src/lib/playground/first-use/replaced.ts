@@ -1,7 +1,6 @@
 // Which credential the page signs with in place of the user's, in the page's language: shown after a
 // sandbox login or signing out, loaded with that notice (send/ReplacedNotice.svelte), not with the
-// page. A text module: imported by a component, it is copied per language
-// (src/lib/i18n/locale-variants.ts).
+// page.
 import { m } from '$lib/paraglide/messages.js';
 import type { ReplacedCredential } from '../playground.svelte';
 

@@ -1,6 +1,5 @@
 // Why the URL that goes out differs from the one written, in the page's language: a note shown
-// only for some URLs, loaded with the first of them (RequestFields.svelte), not with the page. A
-// text module: imported by a component, it is copied per language (src/lib/i18n/locale-variants.ts).
+// only for some URLs, loaded with the first of them (RequestFields.svelte), not with the page.
 import { urlRewritesText } from '$lib/i18n/url-rewrite-text';
 import { m } from '$lib/paraglide/messages.js';
 import type { UrlNote } from '../playground.svelte';

@@ -1,15 +1,12 @@
 // Stage 3, the case: what leaves the page (a case file for the ticket, a share link without the
 // mac_key) and what arrives from the signing page in the tab's memory. The case file is written in
-// the language of the page that imports this module (a copy per language); the kid stays masked in
-// every language.
+// the page's language; the kid stays masked in every language.
 import { authorizationHeader, type MacHeaderParams } from '$lib/mac';
 import { m } from '$lib/paraglide/messages.js';
 import type { Text } from '$lib/i18n/text';
 import { macErrorText } from '$lib/i18n/mac-error-text';
 import { urlRewritesText } from '$lib/i18n/url-rewrite-text';
-import { render as renderDiagnosis } from 'virtual:messages/diagnosis';
-import { render as renderPaste } from 'virtual:messages/paste';
-import { render as renderClient } from 'virtual:messages/client';
+import { renderText } from '$lib/i18n/render-text';
 import { shownParts, shownString } from '$lib/i18n/shown-text';
 import type { ClockCheck } from '$lib/diagnosis/clock-check';
 import type { LikelyClient } from '$lib/diagnosis/likely-client';
@@ -49,24 +46,23 @@ export interface TestVector {
 
 // The kinds are identifiers; a ticket reader needs words. In English the first three already read as
 // words, and stay as they were so that earlier case files and their readers still agree.
-const PASTED_AS: Record<SignedRequestKind, string> = {
-	header: m.verify_case_kind_header(),
-	curl: m.verify_case_kind_curl(),
-	raw: m.verify_case_kind_raw(),
-	har: m.verify_case_kind_har(),
-	fetch: m.verify_case_kind_fetch(),
-	powershell: m.verify_case_kind_powershell(),
-	ndjson: m.verify_case_kind_ndjson(),
-	'log-lines': m.verify_case_kind_log_lines()
+const PASTED_AS: Record<SignedRequestKind, () => string> = {
+	header: m.verify_case_kind_header,
+	curl: m.verify_case_kind_curl,
+	raw: m.verify_case_kind_raw,
+	har: m.verify_case_kind_har,
+	fetch: m.verify_case_kind_fetch,
+	powershell: m.verify_case_kind_powershell,
+	ndjson: m.verify_case_kind_ndjson,
+	'log-lines': m.verify_case_kind_log_lines
 };
 
 /** A diagnosis or paste Text as plain text, in this module's language. */
 function shown(value: Text): string {
-	return shownString(
-		(text) => (text.key.startsWith('paste_') ? renderPaste(text) : renderDiagnosis(text)),
-		value,
-		{ urlRewrites: urlRewritesText, macError: macErrorText }
-	);
+	return shownString(renderText, value, {
+		urlRewrites: urlRewritesText,
+		macError: macErrorText
+	});
 }
 
 function shownParams(params: MacHeaderParams, revealKid: boolean): MacHeaderParams {
@@ -121,7 +117,7 @@ function code(text: string): string {
 
 /** A client_* Text as Markdown, its values in code spans. */
 function markdown(value: Text): string {
-	return shownParts(renderClient, value)
+	return shownParts(renderText, value)
 		.map((part) => (part.code ? code(part.text) : part.text))
 		.join('');
 }
@@ -144,7 +140,7 @@ export function caseFileMarkdown(input: CaseInput, options: CaseOptions = {}): s
 		`- ${revealKid ? m.verify_case_authorization({ value: header }) : m.verify_case_authorization_masked({ value: header })}`
 	];
 	if (input.source) {
-		out.push(`- ${m.verify_case_pasted_as({ kind: PASTED_AS[input.source.kind] })}`);
+		out.push(`- ${m.verify_case_pasted_as({ kind: PASTED_AS[input.source.kind]() })}`);
 		out.push(...input.source.understood.map((line) => `  - ${shown(line)}`));
 	}
 	out.push(

@@ -2,9 +2,9 @@
  * Worked cases for the verify page: what a customer might send, with the mistake it shows. Each mac
  * was computed apart from this code (Python's hmac over the wrong base string), and a unit test
  * checks that the page's diagnosis names the mistake the label promises, so a change that breaks
- * an example fails there and not in front of a support agent. The labels are in the language of the
- * page that imports this module (a copy per language): the desk holds examples, and compares them by
- * their inputs, never by their label.
+ * an example fails there and not in front of a support agent. A label is read in the page's
+ * language when it is shown: the desk holds examples, and compares them by their inputs, never by
+ * their label.
  */
 import { OPERATIONS } from '$lib/account-api/operations';
 import { m } from '$lib/paraglide/messages.js';
@@ -30,7 +30,9 @@ const BASIC_KEY = 'demo-mac-key-basic-Zr7Wm4';
 export const VERIFY_EXAMPLES: readonly VerifyExample[] = [
 	{
 		id: 'correct',
-		label: m.verify_example_correct(),
+		get label() {
+			return m.verify_example_correct();
+		},
 		signedRequest:
 			'Authorization: MAC id="demo-kid-profile-4f1c",ts="1763700000",nonce="dGhpcyBpcyBhIG5vbmNl",mac="7B/5A5eKFqw1GoLu05hbpI9wkrU="',
 		macKey: PROFILE_KEY,
@@ -39,7 +41,9 @@ export const VERIFY_EXAMPLES: readonly VerifyExample[] = [
 	},
 	{
 		id: 'query-dropped',
-		label: m.verify_example_query_dropped(),
+		get label() {
+			return m.verify_example_query_dropped();
+		},
 		signedRequest: [
 			`curl 'https://open.tapapis.cn${BASIC_INFO}?client_id=demo-client-0001' \\`,
 			'  -H \'Authorization: MAC id="demo-kid-basic-8a2e", ts="1763700120", nonce="q1w2e3r4t5y6u7i8", mac="0tDTr8BhxeEZAyy+3h2zVl0J2Ws="\''
@@ -49,7 +53,9 @@ export const VERIFY_EXAMPLES: readonly VerifyExample[] = [
 	},
 	{
 		id: 'host-with-port',
-		label: m.verify_example_host_with_port(),
+		get label() {
+			return m.verify_example_host_with_port();
+		},
 		signedRequest: [
 			`GET ${PROFILE}?client_id=demo-client-0001 HTTP/1.1`,
 			'Host: open.tapapis.com',
@@ -71,7 +77,9 @@ export const VERIFY_EXAMPLES: readonly VerifyExample[] = [
 	},
 	{
 		id: 'key-base64-decoded',
-		label: m.verify_example_key_base64_decoded(),
+		get label() {
+			return m.verify_example_key_base64_decoded();
+		},
 		signedRequest:
 			'Authorization: MAC id="kid-b64-demo",ts="1763700360",nonce="bm9uY2UtZm91cg==",mac="O1OS//R8WoQPVof5gUfF6jfFaiQ="',
 		macKey: 'bWFjLWtleS1mb3ItYmFzZTY0LWRlbW8=',
@@ -80,7 +88,9 @@ export const VERIFY_EXAMPLES: readonly VerifyExample[] = [
 	},
 	{
 		id: 'two-mistakes',
-		label: m.verify_example_two_mistakes(),
+		get label() {
+			return m.verify_example_two_mistakes();
+		},
 		signedRequest: [
 			`curl ^"https://open.tapapis.cn${BASIC_INFO}?client_id=demo-client-0001^" ^`,
 			'  -H ^"Authorization: MAC id=^\\^"demo-kid-basic-8a2e^\\^",ts=^\\^"1763700480^\\^",nonce=^\\^"bm9uY2UtZml2ZQ==^\\^",mac=^\\^"JuXuEKj8Y2WoC+waRYPxYG3kULk=^\\^"^"'
