@@ -21,6 +21,8 @@ export interface Control {
 	/** Its text content, whitespace as in the DOM. */
 	text(): Promise<string>;
 	attribute(name: string): Promise<string | null>;
+	/** Whether it can be used: not disabled, itself or by a disabled fieldset around it. */
+	enabled(): Promise<boolean>;
 	/** The one element inside this one with `role` and the accessible name `name`. */
 	find(role: Role, name: string): Promise<Control>;
 }

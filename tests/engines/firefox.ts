@@ -56,6 +56,10 @@ class FirefoxControl implements Control {
 		return this.handle.evaluate((element, key) => element.getAttribute(key), name);
 	}
 
+	enabled() {
+		return this.handle.evaluate((element) => !element.matches(':disabled'));
+	}
+
 	find(role: Role, name: string) {
 		return this.tab.findIn(this.handle, role, name);
 	}

@@ -10,7 +10,7 @@ import { triageLogText } from '../bench/triage-log.js';
 import { DEMO_ACCOUNTS } from '../../src/lib/sandbox/accounts';
 import {
 	expectText,
-	TimeoutError,
+	WAIT_MS,
 	until,
 	type Control,
 	type Engine,
@@ -68,6 +68,9 @@ const HAR = JSON.stringify({
 const PASTED = DEMO_ACCOUNTS.find((account) => account.id === 'demo-basic');
 if (!PASTED) throw new Error('the demo-basic account is gone from src/lib/sandbox/accounts.ts');
 
+/** Clear everything, on the Chinese pages. */
+const CLEAR_ZH = '全部清除';
+
 const FORBIDDEN_BODY =
 	'{"data":{"code":0,"error":"forbidden","error_description":"no","msg":"No permission"},"now":1,"success":false}';
 
@@ -75,35 +78,19 @@ const log = triageLogText({ requests: 40, faultRate: 0.3, seed: 5 });
 const CSV_HEAD =
 	'number,method,url,kid,verdict,mistake,status,ts_age_seconds,ts_outside_window,nonce_first_used_at,unreadable,likely_client,likely_client_confidence';
 
-/** How long one try waits for the page to show that it took what was done, and how many tries. */
-const TRY_MS = 10_000;
-const TRIES = 6;
-
 /**
- * Does `act` again until `taken` shows that the page took it: at most TRIES times, each waited for
- * TRY_MS. The pages are prerendered: their fields and buttons are there before the page's script
- * has hydrated them, and what is done before then goes unheard (/verify sets its Request URL back
- * to its own value; a click finds no handler). `act` must be one to do again as it is (a paste,
- * not a toggle).
+ * Opens `path` and waits until the page has hydrated: its controls are disabled until then
+ * (routes/+layout.svelte), so what a path does next is heard. `clear` is the name of the header's
+ * Clear everything button in the page's language.
  */
-async function again<T>(
-	what: string,
-	act: () => Promise<void>,
-	taken: (timeout: number) => Promise<T>
-): Promise<T> {
-	for (let tries = 1; ; tries++) {
-		await act();
-		try {
-			return await taken(TRY_MS);
-		} catch (error) {
-			if (!(error instanceof TimeoutError)) throw error;
-			if (tries >= TRIES) throw new TimeoutError(`${what}, done ${TRIES} times: ${error.message}`);
-		}
-	}
+async function open(tab: Tab, path: string, clear = 'Clear everything'): Promise<void> {
+	await tab.goto(path);
+	const button = await tab.find('button', clear);
+	await until(`${path} to hydrate`, async () => ((await button.enabled()) ? true : undefined));
 }
 
 /** The element `role` `name` once its text holds `expected`, within `timeout` ms in all. */
-async function shows(tab: Tab, role: Role, name: string, expected: string, timeout: number) {
+async function shows(tab: Tab, role: Role, name: string, expected: string, timeout = WAIT_MS) {
 	const deadline = Date.now() + timeout;
 	const element = await tab.find(role, name, timeout);
 	await until(
@@ -118,49 +105,20 @@ async function shows(tab: Tab, role: Role, name: string, expected: string, timeo
 	return element;
 }
 
-/**
- * Presses the keys' Show button of /triage until it turns to Hide: the page has hydrated, and
- * Triage will be heard as it is pressed. Triage itself is not the one to press again: pressed
- * before hydration it is unheard, or, where no script holds it yet, it
- * is the form's own submission, which the site's CSP refuses (form-action 'none', an error in the
- * console); pressed twice, a second run replaces the first.
- */
-async function showKeys(tab: Tab, show: string, hide: string): Promise<void> {
-	await again(
-		`pressing ${show}`,
-		// Looked for once: a press heard late has made it Hide already, and is not undone.
-		() => pressIfShown(tab, show),
-		(timeout) => tab.find('button', hide, timeout)
-	);
-}
-
-/** Presses the button named `name` if it is on the page now; else does nothing. */
-async function pressIfShown(tab: Tab, name: string): Promise<void> {
-	const button = await tab.find('button', name, 0).catch((error: unknown) => {
-		if (error instanceof TimeoutError) return undefined;
-		throw error;
-	});
-	await button?.click();
-}
-
-/**
- * Presses Send until the Response region shows (an answer, or why none came), and returns that
- * region. Once, in CI on a loaded machine, WebKit showed no Response in 60 s after one press
- * through the relay, and logged no error: the press, it seems, went unheard (the route above the
- * button changes as the relay's rules come in). A user presses again; so does this. While a send is
- * under way the button reads Sending…, and is not pressed twice.
- */
+/** Presses Send and returns the Response region (an answer, or why none came). */
 async function pressSend(tab: Tab, send = 'Send', response = 'Response'): Promise<Control> {
-	return again(
-		`pressing ${send}`,
-		() => pressIfShown(tab, send),
-		(timeout) => tab.find('region', response, timeout)
-	);
+	await (await tab.find('button', send)).click();
+	return tab.find('region', response);
 }
 
-/** Waits for the signing page to hydrate: its header is rendered only then. */
-async function openSigning(tab: Tab, path: string, headerName: string): Promise<void> {
-	await tab.goto(path);
+/** Opens the signing page, once it has hydrated and shows its header. */
+async function openSigning(
+	tab: Tab,
+	path: string,
+	headerName: string,
+	clear?: string
+): Promise<void> {
+	await open(tab, path, clear);
 	await tab.find('status', headerName);
 }
 
@@ -238,18 +196,11 @@ export const PATHS: Path[] = [
 	{
 		name: 'verify a pasted Authorization header with its request',
 		async run({ tab }) {
-			await tab.goto('verify');
-			await again(
-				'pasting the request, its mac_key and URL',
-				async () => {
-					await (
-						await tab.find('textbox', 'Signed request')
-					).fill(`Authorization: ${AUTHORIZATION}`);
-					await (await tab.find('textbox', 'mac_key')).fill(KEY);
-					await (await tab.find('textbox', 'Request URL')).fill(URL_SIGNED);
-				},
-				(timeout) => shows(tab, 'status', 'Expected mac', MAC, timeout)
-			);
+			await open(tab, 'verify');
+			await (await tab.find('textbox', 'Signed request')).fill(`Authorization: ${AUTHORIZATION}`);
+			await (await tab.find('textbox', 'mac_key')).fill(KEY);
+			await (await tab.find('textbox', 'Request URL')).fill(URL_SIGNED);
+			await shows(tab, 'status', 'Expected mac', MAC);
 			const customer = await tab.find('status', "Customer's mac");
 			await expectText("the customer's mac", () => customer.text(), MAC);
 			const expected = await tab.find('status', 'Expected mac');
@@ -259,15 +210,10 @@ export const PATHS: Path[] = [
 	{
 		name: 'verify a pasted HAR, and open its share link in a fresh tab',
 		async run({ engine, tab }) {
-			await tab.goto('verify');
-			await again(
-				'pasting the HAR and its mac_key',
-				async () => {
-					await (await tab.find('textbox', 'Signed request')).fill(HAR);
-					await (await tab.find('textbox', 'mac_key')).fill(KEY);
-				},
-				(timeout) => shows(tab, 'status', 'Expected mac', MAC, timeout)
-			);
+			await open(tab, 'verify');
+			await (await tab.find('textbox', 'Signed request')).fill(HAR);
+			await (await tab.find('textbox', 'mac_key')).fill(KEY);
+			await shows(tab, 'status', 'Expected mac', MAC);
 			await expectValue(tab, 'Request URL', URL_SIGNED);
 			const customer = await tab.find('status', "Customer's mac");
 			await expectText("the customer's mac", () => customer.text(), MAC_WITH_PORT);
@@ -301,8 +247,7 @@ export const PATHS: Path[] = [
 	{
 		name: 'triage a pasted log and download the CSV',
 		async run({ engine, tab }) {
-			await tab.goto('triage');
-			await showKeys(tab, 'Show keys', 'Hide keys');
+			await open(tab, 'triage');
 			await (await tab.find('textbox', 'Requests')).fill(log.text);
 			await (await tab.find('textbox', 'Keys')).fill(log.keys);
 			await (await tab.find('button', 'Triage')).click();
@@ -339,19 +284,16 @@ export const PATHS: Path[] = [
 	{
 		name: 'the errors page explains a pasted body',
 		async run({ tab }) {
-			await tab.goto('errors');
-			const region = await again(
-				'pasting the body',
-				async () => (await tab.find('textbox', 'Response body')).fill(FORBIDDEN_BODY),
-				(timeout) => tab.find('region', 'forbidden', timeout)
-			);
+			await open(tab, 'errors');
+			await (await tab.find('textbox', 'Response body')).fill(FORBIDDEN_BODY);
+			const region = await tab.find('region', 'forbidden');
 			await expectText('the explanation', () => region.text(), 'do not resubmit the request');
 		}
 	},
 	{
 		name: 'the Chinese pages: a signature sent to the sandbox, verified, and a body explained',
 		async run({ tab }) {
-			await openSigning(tab, 'zh-CN/', 'Authorization 请求头');
+			await openSigning(tab, 'zh-CN/', 'Authorization 请求头', CLEAR_ZH);
 			const header = await tab.find('status', 'Authorization 请求头');
 			await expectText(
 				'the header',
@@ -363,25 +305,17 @@ export const PATHS: Path[] = [
 			const status = await tab.find('status', 'HTTP 状态码');
 			await expectText('the HTTP status', () => status.text(), '200 OK');
 
-			await tab.goto('zh-CN/verify');
-			await again(
-				'pasting the request, its mac_key and URL',
-				async () => {
-					await (await tab.find('textbox', '已签名的请求')).fill(`Authorization: ${AUTHORIZATION}`);
-					await (await tab.find('textbox', 'mac_key')).fill(KEY);
-					await (await tab.find('textbox', '请求 URL')).fill(URL_SIGNED);
-				},
-				(timeout) => shows(tab, 'status', '预期的 mac', MAC, timeout)
-			);
+			await open(tab, 'zh-CN/verify', CLEAR_ZH);
+			await (await tab.find('textbox', '已签名的请求')).fill(`Authorization: ${AUTHORIZATION}`);
+			await (await tab.find('textbox', 'mac_key')).fill(KEY);
+			await (await tab.find('textbox', '请求 URL')).fill(URL_SIGNED);
+			await shows(tab, 'status', '预期的 mac', MAC);
 			const expected = await tab.find('status', '预期的 mac');
 			await expectText('the expected mac', () => expected.text(), MAC);
 
-			await tab.goto('zh-CN/errors');
-			const region = await again(
-				'pasting the body',
-				async () => (await tab.find('textbox', '响应体')).fill(FORBIDDEN_BODY),
-				(timeout) => tab.find('region', 'forbidden', timeout)
-			);
+			await open(tab, 'zh-CN/errors', CLEAR_ZH);
+			await (await tab.find('textbox', '响应体')).fill(FORBIDDEN_BODY);
+			const region = await tab.find('region', 'forbidden');
 			await expectText('the explanation', () => region.text(), 'No permission');
 		}
 	}

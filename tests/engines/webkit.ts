@@ -155,6 +155,14 @@ class WebKitControl implements Control {
 			string | null;
 	}
 
+	async enabled() {
+		await this.tab.current();
+		return (await this.tab.session.execute(
+			"return !arguments[0].matches(':disabled')",
+			this.reference
+		)) as boolean;
+	}
+
 	find(role: Role, name: string) {
 		return this.tab.findIn(this.reference, role, name);
 	}
