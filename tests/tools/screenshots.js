@@ -7,7 +7,20 @@ import { chromiumArgs, chromiumPath } from './chromium.js';
 const baseUrl = process.argv[2] ?? 'http://127.0.0.1:4173/mac-token-playground/';
 const pages = (process.argv[3] ?? '').split(',').filter(Boolean);
 const paths =
-	pages.length > 0 ? pages : ['', 'verify', 'errors', 'zh-CN/', 'zh-CN/verify', 'zh-CN/errors'];
+	pages.length > 0
+		? pages
+		: [
+				'',
+				'verify',
+				'triage',
+				'errors',
+				'sandbox',
+				'zh-CN/',
+				'zh-CN/verify',
+				'zh-CN/triage',
+				'zh-CN/errors',
+				'zh-CN/sandbox'
+			];
 
 mkdirSync('screenshots', { recursive: true });
 const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
@@ -17,7 +30,11 @@ for (const path of paths) {
 			const page = await browser.newPage({ viewport: { width, height: 900 }, colorScheme });
 			page.on('pageerror', (error) => console.error(`page error on /${path}: ${error.message}`));
 			await page.goto(new URL(path, baseUrl).href);
-			await page.waitForTimeout(400);
+			// Once it has hydrated: its controls are enabled then (src/routes/+layout.svelte).
+			await page
+				.getByRole('button', { name: /^(?:Clear everything|全部清除)$/ })
+				.and(page.locator(':enabled'))
+				.waitFor();
 			const file = `screenshots/${path.replace(/\/$/, '').replaceAll('/', '_') || 'home'}-${width}-${colorScheme}.png`;
 			await page.screenshot({ path: file, fullPage: true });
 			console.log(file);
