@@ -55,7 +55,7 @@ export function decodeMappings(mappings) {
  * Bytes of `code` per source, by the map: each segment's generated text belongs to its source up
  * to the next segment. Text that no segment maps is counted with the next mapped source when that
  * is a component (Svelte hoists its templates above its code, unmapped), else as '(unmapped)'
- * (the message functions of src/lib/i18n/locale-variants.ts, bundler glue).
+ * (bundler glue).
  * @param {string} code
  * @param {{ sources: string[], mappings: string }} map
  * @returns {Map<string, number>}

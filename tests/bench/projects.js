@@ -126,26 +126,12 @@ export async function bundleVerify(project, outDir) {
 		project,
 		'silent'
 	);
-	// The site's language plugin too: the diagnosis renders its Texts through its message catalogues
-	// (virtual:messages/…), in English here. Not Kit's plugins: this is a library build.
-	/** @type {unknown[]} */
-	const configured = loaded?.config.plugins ?? [];
-	const plugins = /** @type {import('vite').Plugin[]} */ (
-		configured
-			.flat(3)
-			.filter(
-				(plugin) =>
-					typeof plugin === 'object' &&
-					plugin !== null &&
-					'name' in plugin &&
-					plugin.name === 'i18n-locale-variants'
-			)
-	);
 	await build({
 		configFile: false,
 		logLevel: 'silent',
 		root: project,
-		plugins,
+		// Not Kit's plugins: this is a library build. The messages are Paraglide's compiled modules
+		// in src/lib/paraglide (npm run i18n).
 		resolve: { alias: { $lib: join(project, 'src', 'lib') } },
 		define: loaded?.config.define ?? {},
 		build: {
