@@ -3,7 +3,7 @@
 // reproduces the mac and the client that most likely made the request; a right one carries none.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { account, rawRequest, startRelay, type Started } from './relay-processes';
-import { signAs, type ShapedClient, type Signing } from './client-shaped';
+import { signAs, type ShapedClient, type Signing } from '../unit/client-shaped';
 
 const HOST = 'open.tapapis.cn';
 const URL = `https://${HOST}/account/profile/v1?client_id=${account.clientId}`;

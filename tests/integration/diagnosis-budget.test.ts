@@ -22,8 +22,8 @@ import { hmac, parseAuthorization } from '$lib/mac';
 import { syncDigests } from '$lib/triage/hmac';
 import { diagnoseMistake } from '$lib/triage/verify';
 import { mismatchDiagnosis } from '$lib/sandbox/server/diagnosis';
-import { zooInputs } from './zoo-inputs';
-import { english } from './verify-english';
+import { zooInputs } from '../unit/zoo-inputs';
+import { english } from '../unit/verify-english';
 
 const KEY = 'k7Qx2mZpR4vN8sLw';
 const MB = 1_000_000;
