@@ -28,5 +28,5 @@ describe('npm ci runs prepare', () => {
 		expect(failed, 'npm run prepare succeeded without messages').not.toBeNull();
 		expect(failed?.code).not.toBe(0);
 		expect(`${failed?.stdout}${failed?.stderr}`).toMatch(/project\.inlang/);
-	}, 120_000);
+	});
 });

@@ -12,7 +12,7 @@ let server: Started | undefined;
 
 beforeAll(async () => {
 	server = await startRelay(['--serve-sandbox', '--port', '0']);
-}, 60_000);
+});
 
 afterAll(() => server?.child.kill());
 
@@ -28,7 +28,7 @@ async function send(client: ShapedClient, signing: Partial<Signing> = {}) {
 	return { ...answer, diagnosis: answer.headers['x-sandbox-diagnosis'] };
 }
 
-describe('the sandbox server', { timeout: 30_000 }, () => {
+describe('the sandbox server', () => {
 	it('answers a right mac without a diagnosis', async () => {
 		const answer = await send('docs-python3');
 		expect(answer.status, answer.body).toBe(200);
