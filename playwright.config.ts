@@ -17,6 +17,11 @@ export default defineConfig({
 	forbidOnly: !!process.env.CI,
 	retries: 0,
 	workers: process.env.CI ? 2 : undefined,
+	// No default limit on a test (30 s) or an assertion's wait (5 s): a web-first assertion waits for
+	// what it checks, and a loaded machine only makes it come later. 0 is no limit in Playwright (a
+	// deadline of 0 is none); a test that hangs ends with the CI job's own time limit.
+	timeout: 0,
+	expect: { timeout: 0 },
 	reporter: 'list',
 	use: {
 		baseURL: `http://127.0.0.1:${PORT}${BASE_PATH}/`,

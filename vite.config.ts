@@ -56,21 +56,25 @@ export default defineConfig({
 	},
 	test: {
 		expect: { requireAssertions: true },
+		// No test fails for being slow: a test waits for the event it needs, and a machine under load
+		// (two cores, another suite beside it) only makes it later. 0 turns Vitest's default 5 s (10 s
+		// for hooks) off; a test that hangs is a bug its own bounded wait or the CI job's limit shows.
+		testTimeout: 0,
+		hookTimeout: 0,
+		// One project per kind of test, each with its own script (package.json): `npm run test:unit`
+		// is the inner loop, pure and fast; the rest start processes, servers, toolchains or jsdom.
+		// The folder a test is in says its project (tests/<project>/), so the split shows in the tree.
 		projects: [
 			{
 				extends: './vite.config.ts',
 				test: {
+					// Pure tests: the app's modules in this process, no child process, no thread, no socket.
 					name: 'unit',
 					// Node, not jsdom: SubtleCrypto rejects buffers made in jsdom's realm.
 					environment: 'node',
 					// And beside the module they test, where the module is a fact of the service
 					// (src/lib/account-api/*.test.ts): read with it, checked against the spec.
-					// And the API clients' files run by the clients' own runners (tests/api-clients).
-					include: [
-						'tests/unit/**/*.test.ts',
-						'src/lib/**/*.test.ts',
-						'tests/api-clients/**/*.test.ts'
-					]
+					include: ['tests/unit/**/*.test.ts', 'src/lib/**/*.test.ts']
 				}
 			},
 			{
@@ -81,6 +85,35 @@ export default defineConfig({
 					environment: 'jsdom',
 					include: ['tests/component/**/*.test.ts'],
 					setupFiles: ['tests/component/setup.ts']
+				}
+			},
+			{
+				extends: './vite.config.ts',
+				test: {
+					// What starts processes or listens on loopback: the relay, the sandbox server and the
+					// triage command as processes, the bench's controls, a fresh clone's npm run dev, and
+					// the API clients' files run by the clients' own runners (tests/api-clients).
+					name: 'integration',
+					environment: 'node',
+					include: ['tests/integration/**/*.test.ts', 'tests/api-clients/**/*.test.ts']
+				}
+			},
+			{
+				extends: './vite.config.ts',
+				test: {
+					// The pages' code snippets, each compiled and run by its own language's toolchain.
+					name: 'snippets',
+					environment: 'node',
+					include: ['tests/snippets/**/*.test.ts']
+				}
+			},
+			{
+				extends: './vite.config.ts',
+				test: {
+					// Other people's MAC-token libraries (Python, Ruby) driven by tests/interop's scripts.
+					name: 'interop',
+					environment: 'node',
+					include: ['tests/interop/**/*.test.ts']
 				}
 			},
 			{

@@ -109,7 +109,7 @@ describe('the files', () => {
 	});
 });
 
-describe('bru run against the sandbox', { timeout: 120_000 }, () => {
+describe('bru run against the sandbox', () => {
 	it('profile account: both operations 200', async () => {
 		const dir = await written(brunoFiles(form(PROFILE)));
 		const results = await runBruno(dir, { macKey: PROFILE.mac_key });

@@ -72,7 +72,7 @@ beforeAll(async () => {
 			`  ${CLIENTS[client].name}: ${row.match} match, ${row.explained} explained, ${row.unexplained} unexplained, ${row['explained-otherwise'] + row['mismatch-unexpected'] + row['match-unexpected'] + row['not-judged']} otherwise`
 		);
 	console.log(lines.join('\n'));
-}, 300_000);
+});
 
 function outcomeOf(request: ZooRequest): Outcome {
 	const outcome = run?.outcomes.find((candidate) => candidate.request === request);

@@ -1,4 +1,4 @@
-import { render, screen, waitFor } from '@testing-library/svelte';
+import { render, screen } from '@testing-library/svelte';
 import userEvent from '@testing-library/user-event';
 import type { Component } from 'svelte';
 import { describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import CredentialFields from '$lib/playground/CredentialFields.svelte';
 import { Playground } from '$lib/playground/playground.svelte';
 import SdkPaste from '$lib/playground/SdkPaste.svelte';
 import WithPlayground from './WithPlayground.svelte';
+import { attributeIs, until } from './until.svelte';
 
 function setup(component: Component = CredentialFields) {
 	const playground = new Playground();
@@ -65,7 +66,10 @@ describe('SdkPaste', () => {
 			})
 		);
 		// The reader loads with the first use of the box.
-		await waitFor(() => expect(playground.kid).toBe('k9'));
+		await until(
+			() => playground.kid,
+			(kid) => kid === 'k9'
+		);
 		expect(playground.scopes).toEqual({ basic_info: true, public_profile: false });
 		expect(box).toHaveAccessibleDescription(/Filled/);
 	});
@@ -78,7 +82,7 @@ describe('SdkPaste', () => {
 		await user.click(box);
 		await user.paste('{"kid": ');
 		expect(box).toHaveValue('{"kid": ');
-		await waitFor(() => expect(box).toHaveAttribute('aria-invalid', 'true'));
+		await attributeIs(box, 'aria-invalid', 'true');
 		expect(box).toHaveAccessibleDescription(/not JSON/);
 		expect(playground.kid).toBe(kid);
 	});

@@ -129,17 +129,23 @@ describe('CodeSnippets', () => {
 
 		const user = setup();
 		await user.click(screen.getByRole('tab', { name: 'Java' }));
-		await user.click(screen.getByRole('button', { name: 'Download Main.java' }));
+		// The wait before the URL is revoked runs on the test's clock: run out, not waited for.
+		vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+		onTestFinished(() => {
+			vi.useRealTimers();
+		});
+		screen.getByRole('button', { name: 'Download Main.java' }).click();
 
 		expect(click).toHaveBeenCalledOnce();
 		const link = click.mock.contexts[0] as HTMLAnchorElement;
 		expect(link.download).toBe('Main.java');
 		expect(link.href).toBe('blob:snippet');
+		// Not at once: revoking the URL could cancel the download the click has just started.
+		expect(revokeObjectURL).not.toHaveBeenCalled();
+		vi.runAllTimers();
+		expect(revokeObjectURL).toHaveBeenCalledWith('blob:snippet');
 		const blob = createObjectURL.mock.calls[0]?.[0];
 		expect(await blob?.text()).toBe(code());
-		await vi.waitFor(() => expect(revokeObjectURL).toHaveBeenCalledWith('blob:snippet'), {
-			timeout: 2000
-		});
 	});
 
 	it('copies the code shown', async () => {

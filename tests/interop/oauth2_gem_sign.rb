@@ -1,6 +1,6 @@
 # Signs requests with the oauth2 gem's OAuth2::MACToken#header (the header its #request sends).
 #
-# Run by tests/unit/interop.test.ts with Debian's /usr/bin/ruby and ruby-oauth2.
+# Run by tests/interop/interop.test.ts with Debian's /usr/bin/ruby and ruby-oauth2.
 # `--version` prints the gem's version; otherwise stdin is {"requests": [{"kid", "key", "method",
 # "url"}]} and stdout is {"headers": [...]}, one Authorization header per request, in order.
 # Nothing is sent anywhere: #header only builds the header.

@@ -1,6 +1,6 @@
 """Signs requests with oauthlib's OAuth 2.0 client (MAC token type, draft 1 of the MAC scheme).
 
-Run by tests/unit/interop.test.ts with Debian's /usr/bin/python3 and python3-oauthlib.
+Run by tests/interop/interop.test.ts with Debian's /usr/bin/python3 and python3-oauthlib.
 `--version` prints oauthlib's version; otherwise stdin is {"requests": [{"kid", "key", "method",
 "url"}]} and stdout is {"headers": [...]}, one Authorization header per request, in order.
 Nothing is sent anywhere: add_token only builds the header.

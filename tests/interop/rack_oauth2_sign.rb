@@ -1,7 +1,7 @@
 # Signs requests with rack-oauth2's client side, Rack::OAuth2::AccessToken::MAC#authenticate: the
 # request filter its HTTP client (httpclient) runs before sending, applied to an httpclient request.
 #
-# Run by tests/unit/interop.test.ts with Debian's /usr/bin/ruby and ruby-rack-oauth2.
+# Run by tests/interop/interop.test.ts with Debian's /usr/bin/ruby and ruby-rack-oauth2.
 # `--version` prints the gem's version; otherwise stdin is {"requests": [{"kid", "key", "method",
 # "url"}]} and stdout is {"headers": [...]}, one Authorization header per request, in order.
 # Nothing is sent anywhere.

@@ -1,7 +1,7 @@
 # A resource server protected by rack-oauth2's MAC verifier (Rack::OAuth2::Server::Resource::MAC
 # and AccessToken::MAC#verify!), served over HTTP by WEBrick on 127.0.0.1, for our headers to face.
 #
-# Run by tests/unit/interop.test.ts with Debian's /usr/bin/ruby, ruby-rack-oauth2 and ruby-webrick.
+# Run by tests/interop/interop.test.ts with Debian's /usr/bin/ruby, ruby-rack-oauth2 and ruby-webrick.
 # `--version` prints the gem's version. Otherwise stdin is {"credentials": [{"kid", "key"}]}; it
 # prints "listening on http://127.0.0.1:PORT", then answers 200 {"verified": kid} to a request whose
 # MAC header verifies and 401 with the verifier's reason to one that does not. rack-oauth2 reads the

@@ -47,44 +47,33 @@ function plantedInputs(options: { requests: number; seed: number }): [string, Di
 }
 
 describe("the triage's diagnosis, ended at the first reproduction", () => {
-	it(
-		'names what the whole search names, for every kind of planted mistake',
-		{ timeout: 120_000 },
-		async () => {
-			// Every line faulty: each of the bench's mistakes many times over, under 20 keys.
-			const signer = syncDigests();
-			const seen = new Map<string, number>();
-			for (const [line, input] of plantedInputs({ requests: 400, seed: 5 })) {
-				const whole = await wholeSearchId(input);
-				if (
-					whole === 'unexplained' &&
-					(await diagnose(input, { hmac: signer })).verdict === 'match'
-				)
-					continue;
-				expect(await diagnoseMistake(input, signer), line).toBe(whole);
-				seen.set(whole, (seen.get(whole) ?? 0) + 1);
-			}
-			// The planted kinds that are mismatches, each seen, and the ones nothing explains too.
-			expect([...seen.keys()].sort()).toEqual(
-				expect.arrayContaining(['crlf', 'host-with-port', 'query-dropped', 'unexplained'])
-			);
-			expect(seen.size).toBeGreaterThanOrEqual(8);
+	it('names what the whole search names, for every kind of planted mistake', async () => {
+		// Every line faulty: each of the bench's mistakes many times over, under 20 keys.
+		const signer = syncDigests();
+		const seen = new Map<string, number>();
+		for (const [line, input] of plantedInputs({ requests: 400, seed: 5 })) {
+			const whole = await wholeSearchId(input);
+			if (whole === 'unexplained' && (await diagnose(input, { hmac: signer })).verdict === 'match')
+				continue;
+			expect(await diagnoseMistake(input, signer), line).toBe(whole);
+			seen.set(whole, (seen.get(whole) ?? 0) + 1);
 		}
-	);
+		// The planted kinds that are mismatches, each seen, and the ones nothing explains too.
+		expect([...seen.keys()].sort()).toEqual(
+			expect.arrayContaining(['crlf', 'host-with-port', 'query-dropped', 'unexplained'])
+		);
+		expect(seen.size).toBeGreaterThanOrEqual(8);
+	});
 
-	it(
-		'names what the whole search names for every request of the client zoo',
-		{ timeout: 120_000 },
-		async () => {
-			const signer = syncDigests();
-			for (const { name, input } of zooInputs()) {
-				const whole = await wholeSearchId(input);
-				const diagnosis = await diagnose(input, { hmac: signer });
-				if (diagnosis.verdict === 'match') continue;
-				expect(await diagnoseMistake(input, signer), name).toBe(whole);
-			}
+	it('names what the whole search names for every request of the client zoo', async () => {
+		const signer = syncDigests();
+		for (const { name, input } of zooInputs()) {
+			const whole = await wholeSearchId(input);
+			const diagnosis = await diagnose(input, { hmac: signer });
+			if (diagnosis.verdict === 'match') continue;
+			expect(await diagnoseMistake(input, signer), name).toBe(whole);
 		}
-	);
+	});
 
 	it('does less work than the whole search where a likely mistake explains the mac', async () => {
 		let compared = 0;

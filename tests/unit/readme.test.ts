@@ -1,12 +1,9 @@
 // The README is what a new user reads first: what the app is, how to run it and pass its tests, and
 // a map of the folders, short enough to read in ten minutes; the reference lives in docs/.
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
-import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '../..');
 /** The README's length, in lines, that still reads in ten minutes. */
@@ -99,26 +96,4 @@ describe('the README', () => {
 		expect(readme).toMatch(/^### Chinese accessible names$/m);
 		expect(readme).toMatch(/^\| Role +\| Chinese name +\| English name +\|$/m);
 	});
-});
-
-describe('npm ci runs prepare', () => {
-	const run = promisify(execFile);
-	let dir = '';
-	beforeAll(async () => {
-		dir = await mkdtemp(join(tmpdir(), 'prepare-'));
-	});
-	afterAll(() => rm(dir, { recursive: true, force: true }));
-
-	it('and fails, with what failed, when the messages cannot be compiled', async () => {
-		// The project's package.json and packages, but no project.inlang to compile.
-		await writeFile(join(dir, 'package.json'), await readFile(join(ROOT, 'package.json')));
-		await symlink(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
-		const failed = await run('npm', ['run', 'prepare'], { cwd: dir }).then(
-			() => null,
-			(error: { code: number; stdout: string; stderr: string }) => error
-		);
-		expect(failed, 'npm run prepare succeeded without messages').not.toBeNull();
-		expect(failed?.code).not.toBe(0);
-		expect(`${failed?.stdout}${failed?.stderr}`).toMatch(/project\.inlang/);
-	}, 120_000);
 });

@@ -15,6 +15,7 @@ import { encodeVerdicts } from '$lib/triage/verdict-batch';
 import { PASTE_BOX_MAX_BYTES } from '$lib/read/input-limits';
 import { parseSignedRequest } from '$lib/read/parse-signed-request';
 import { triageLogText } from '../bench/triage-log.js';
+import { assigned } from './assigned';
 import { workerChannel } from './triage-channel';
 
 /** The worker's code on one end of a channel; the desk's worker is the other end. */
@@ -27,8 +28,9 @@ const keys = log.keys
 	.split('\n')
 	.map((line) => line.split(' ') as [string, string]);
 
+/** The run's end, when the desk takes it (its phase leaves 'running'), however long it takes. */
 async function finished(desk: TriageDesk): Promise<void> {
-	await vi.waitFor(() => expect(desk.phase).toBe('done'), { timeout: 10_000 });
+	expect(await assigned(desk, 'phase', (phase) => phase !== 'running')).toBe('done');
 }
 
 async function ranDesk(run: { text: string; keys: string } = log): Promise<TriageDesk> {
@@ -224,21 +226,27 @@ describe('TriageDesk', () => {
 		expect(silent.terminate).toHaveBeenCalledTimes(1);
 		expect(create).toHaveBeenCalledTimes(2);
 		expect(desk.summary?.requests).toBe(expected.requests);
-		// The second worker is silent too: the run is not started a third time.
-		const both = vi.fn(() => silent);
-		const stuck = new TriageDesk(both, { silentStartMs: 20 });
-		stuck.requestsText = log.text;
-		stuck.keysText = log.keys;
-		stuck.start();
-		await vi.waitFor(() => expect(both).toHaveBeenCalledTimes(2));
-		await new Promise((resolve) => setTimeout(resolve, 100));
-		expect(both).toHaveBeenCalledTimes(2);
-		expect(stuck.phase).toBe('running');
+		// The second worker is silent too: the run is not started a third time. The desk's clock is
+		// the test's here (fake timers): every wait it sets is run out, none is waited for.
+		vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+		try {
+			const both = vi.fn(() => silent);
+			const stuck = new TriageDesk(both, { silentStartMs: 20 });
+			stuck.requestsText = log.text;
+			stuck.keysText = log.keys;
+			stuck.start();
+			expect(both).toHaveBeenCalledTimes(1);
+			vi.advanceTimersByTime(20);
+			expect(both).toHaveBeenCalledTimes(2);
+			vi.runAllTimers();
+			expect(both).toHaveBeenCalledTimes(2);
+			expect(stuck.phase).toBe('running');
+		} finally {
+			vi.useRealTimers();
+		}
 	});
 
 	it('takes a handed-over paste over the box limit as a file, never into the box, and triages it', async () => {
-		// Two runs of 6 MB each: 3.5 to 4.1 s in CI, over 5 s on a loaded host. The limit is not a
-		// measure of speed (the bench is), only of a run that never ends.
 		// The /verify box's link sends what the box refuses: laid out in a text box it held the page.
 		const over = log.text + '\n'.repeat(PASTE_BOX_MAX_BYTES + 1 - log.text.length);
 		const desk = new TriageDesk(realWorker);
@@ -259,7 +267,7 @@ describe('TriageDesk', () => {
 			over.slice(1)
 		]);
 		await finished(desk);
-	}, 30_000);
+	});
 
 	it('shows the counts and the verdicts as they come, before the summary, and cancels at once', async () => {
 		// A worker the test speaks for: two batches with their progress, then nothing until cancel.
@@ -341,7 +349,7 @@ describe('TriageDesk', () => {
 		say(progressTo(10));
 		expect(desk.received).toBe(records.length);
 		say({ type: 'done', id, summary: { ...real.summary!, cancelled: true } });
-		await vi.waitFor(() => expect(desk.summary?.cancelled).toBe(true));
+		expect((await assigned(desk, 'summary', (summary) => summary !== null))?.cancelled).toBe(true);
 		expect(desk.countsLive).toBe(false);
 		expect(desk.phase).toBe('cancelled');
 	});

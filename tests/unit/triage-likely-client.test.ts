@@ -4,7 +4,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientGroupId, confidenceOf } from '$lib/diagnosis/likely-client';
 import { main } from '$lib/triage/cli';
 import { CSV_COLUMNS, summaryMarkdown, verdictsCsv } from '$lib/triage/exports';
@@ -12,6 +12,7 @@ import { triageText } from '$lib/triage/engine';
 import { TriageDesk } from '$lib/triage-desk/desk.svelte';
 import type { TriageSummary, VerdictRecord } from '$lib/triage/types';
 import { ndjsonLine, signAs, type ShapedClient } from './client-shaped';
+import { assigned } from './assigned';
 import { workerChannel } from './triage-channel';
 
 const KID = 'kid-of-a-zoo-customer-77';
@@ -115,7 +116,7 @@ describe('the triage page', () => {
 		desk.requestsText = LOG;
 		desk.keysText = `${KID} ${KEY}`;
 		desk.start();
-		await vi.waitFor(() => expect(desk.phase).toBe('done'), { timeout: 10_000 });
+		expect(await assigned(desk, 'phase', (phase) => phase !== 'running')).toBe('done');
 		expect(desk.summary?.clients).toEqual(summary.clients);
 		const numbers = () => [...desk.rows].map((record) => record.number);
 		desk.clientFilter = 'docs-php';

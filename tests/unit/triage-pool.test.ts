@@ -236,7 +236,7 @@ describe('cutting a log into parts', () => {
 	});
 });
 
-describe('the pool against the one-thread engine', { timeout: 60_000 }, () => {
+describe('the pool against the one-thread engine', () => {
 	it('gives the same verdicts in the log’s order and the same counts, nonces across parts included', async () => {
 		// Small parts: many nonces used again are first used in another part, read by another worker.
 		const log = triageLogText({ requests: 3000, faultRate: 0.05, seed: 21 });

@@ -159,15 +159,15 @@ it('npm run sandbox is start.js under node', async () => {
 	expect(pkg.scripts.sandbox).toBe('node src/lib/sandbox/server/start.js');
 });
 
-// `npm run sandbox` bundles before it listens: seconds each on a busy 2-core machine.
+// `npm run sandbox` bundles before it listens: seconds each on a busy 2-core machine, waited out.
 for (const launch of LAUNCHES) {
-	describe(launch, { timeout: 240_000 }, () => {
+	describe(launch, () => {
 		/** Started with `--port 0` and nothing else, for the tests of the defaults. */
 		let server: SandboxProcess;
 
 		beforeAll(async () => {
 			server = await startSandbox(launch, ['--port', '0']);
-		}, 180_000);
+		});
 
 		afterAll(async () => {
 			if (server) await stopSandbox(server);

@@ -51,7 +51,7 @@ function counts(summary: Record<string, unknown>): Record<string, unknown> {
 	return rest;
 }
 
-describe('npm run triage in a pipeline', { timeout: 120_000 }, () => {
+describe('npm run triage in a pipeline', () => {
 	it('reads standard input (-) as it reads a file', async () => {
 		const keys = join(dir, 'keys.txt');
 		const [fromFile, fromStdin] = await Promise.all([

@@ -66,7 +66,7 @@ beforeAll(async () => {
 		]),
 		startRelay(['--sandbox', '--port', '0'])
 	]);
-}, 60_000);
+});
 
 afterAll(() => {
 	for (const started of [relay, sandboxRelay, sandboxServer]) started?.child.kill();
@@ -114,7 +114,7 @@ describe('the request-target bytes, exactly', () => {
 			fc.asyncProperty(queryArb, (query) => verifiedEverywhere(query)),
 			{ numRuns: 40 }
 		);
-	}, 60_000);
+	});
 
 	it('hands the upstream every legal path and query byte for byte (property)', async () => {
 		await fc.assert(
@@ -130,5 +130,5 @@ describe('the request-target bytes, exactly', () => {
 			}),
 			{ numRuns: 100 }
 		);
-	}, 60_000);
+	});
 });

@@ -61,7 +61,7 @@ beforeAll(async () => {
 		'--allow-host',
 		'localhost'
 	]);
-}, 60_000);
+});
 
 afterAll(() => {
 	for (const started of children) started.child.kill();

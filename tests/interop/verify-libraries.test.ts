@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseAuthorization } from '$lib/mac';
 import { diagnose } from '$lib/diagnosis';
-import { english } from './verify-english';
+import { english } from '../unit/verify-english';
 
 const KEY = 'k7Qx2mZpR4vN8sLw';
 const KID = 'kid-1234567890';

@@ -28,7 +28,7 @@ async function temporaryFiles(folder: string): Promise<string[]> {
 }
 
 // Each process loads the TypeScript through Vite's module runner: about a second on a busy machine.
-describe('npm run triage', { timeout: 60_000 }, () => {
+describe('npm run triage', () => {
 	it('prints the summary, writes the verdicts beside the input and exits 1 on mismatches', async () => {
 		const { code, stdout, stderr } = await triage([
 			join(dir, 'log.ndjson'),

@@ -34,7 +34,7 @@ function comparable(stdout: string) {
 	return rest;
 }
 
-describe('npm run triage on worker threads', { timeout: 180_000 }, () => {
+describe('npm run triage on worker threads', () => {
 	it('writes the same CSV and the same --json summary (nonce table included) as one thread', async () => {
 		const one = join(dir, 'one.csv');
 		const many = join(dir, 'many.csv');

@@ -3,7 +3,7 @@
 // reproduces the mac and the client that most likely made the request; a right one carries none.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { account, rawRequest, startRelay, type Started } from './relay-processes';
-import { signAs, type ShapedClient, type Signing } from './client-shaped';
+import { signAs, type ShapedClient, type Signing } from '../unit/client-shaped';
 
 const HOST = 'open.tapapis.cn';
 const URL = `https://${HOST}/account/profile/v1?client_id=${account.clientId}`;
@@ -12,7 +12,7 @@ let server: Started | undefined;
 
 beforeAll(async () => {
 	server = await startRelay(['--serve-sandbox', '--port', '0']);
-}, 60_000);
+});
 
 afterAll(() => server?.child.kill());
 
@@ -28,7 +28,7 @@ async function send(client: ShapedClient, signing: Partial<Signing> = {}) {
 	return { ...answer, diagnosis: answer.headers['x-sandbox-diagnosis'] };
 }
 
-describe('the sandbox server', { timeout: 30_000 }, () => {
+describe('the sandbox server', () => {
 	it('answers a right mac without a diagnosis', async () => {
 		const answer = await send('docs-python3');
 		expect(answer.status, answer.body).toBe(200);

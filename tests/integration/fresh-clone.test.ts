@@ -67,7 +67,7 @@ function occupy(port: number): Promise<Server | null> {
 const close = (server: Server | null) =>
 	new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
 
-describe('npm run dev on a fresh clone', { timeout: 120_000 }, () => {
+describe('npm run dev on a fresh clone', () => {
 	let dir = '';
 	let dev: ReturnType<typeof run> | undefined;
 	let origin = '';
@@ -118,7 +118,7 @@ describe('npm run dev on a fresh clone', { timeout: 120_000 }, () => {
 			120_000,
 			() => state.output
 		);
-	}, 400_000);
+	});
 
 	afterAll(async () => {
 		dev?.stop();
@@ -214,5 +214,5 @@ describe('the ports of the end-to-end suite', () => {
 			playwright.stop();
 			await Promise.all(taken.map(close));
 		}
-	}, 900_000);
+	});
 });

@@ -1,8 +1,8 @@
-// A child process of records-hostile-files.test.ts: the triage engine (loaded as `npm run triage`
+// A child process of records-flood.test.ts: the triage engine (loaded as `npm run triage`
 // loads it) reads MEGABYTES of `[`, generated as a stream a mebibyte at a time (never a string),
 // after a HAR's start (`har`) or alone (`plain`). It prints the summary's reading fields and how
 // far the process's peak memory (RSS) grew past what it held before reading.
-//   node tests/unit/records-flood.js har|plain MEGABYTES
+//   node tests/integration/records-flood.js har|plain MEGABYTES
 import { fileURLToPath } from 'node:url';
 import { runnerImport } from 'vite';
 

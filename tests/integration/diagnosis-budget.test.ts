@@ -22,8 +22,8 @@ import { hmac, parseAuthorization } from '$lib/mac';
 import { syncDigests } from '$lib/triage/hmac';
 import { diagnoseMistake } from '$lib/triage/verify';
 import { mismatchDiagnosis } from '$lib/sandbox/server/diagnosis';
-import { zooInputs } from './zoo-inputs';
-import { english } from './verify-english';
+import { zooInputs } from '../unit/zoo-inputs';
+import { english } from '../unit/verify-english';
 
 const KEY = 'k7Qx2mZpR4vN8sLw';
 const MB = 1_000_000;
@@ -83,9 +83,9 @@ function runNode(args: string[]): Promise<{ code: number | null; stdout: string;
 	});
 }
 
-// A hang guard with a budget of minutes, not a speed test: without a budget the 16 took 119 s and
-// 2.7 GB, so the child dies at its heap limit long before.
-describe('16 mismatches with 1 MB URLs, as the triage diagnoses them', { timeout: 240_000 }, () => {
+// Not a speed test: without the diagnosis's budget the 16 took 119 s and 2.7 GB, so a search
+// without one ends at the child's heap limit, long before it could look like a hang.
+describe('16 mismatches with 1 MB URLs, as the triage diagnoses them', () => {
 	it('each ends with a mistake or "diagnosis stopped", within a heap limit of 384 MB', async () => {
 		const units = ['a', 'a%20b+c', '&k=v', '-._~0'];
 		const signers = ['other-key', 'other-key', 'other-host', 'no-query'] as const;
@@ -137,7 +137,7 @@ const outcome = (diagnosis: Diagnosis) => ({
 
 // Every other field a log hands the diagnosis can be huge too: each is in every variant's base
 // string, or is the key of every HMAC, and each stops as a huge URL does.
-describe('mismatches with a 1 MB nonce, ts, ext, key or kid', { timeout: 240_000 }, () => {
+describe('mismatches with a 1 MB nonce, ts, ext, key or kid', () => {
 	it('each ends "diagnosis stopped", within a heap limit of 384 MB', async () => {
 		const normal = hugeMismatch('a', 10, 'other-key', 5);
 		const huge = 'a%2B b'.repeat(MB / 6);
@@ -170,7 +170,7 @@ describe('mismatches with a 1 MB nonce, ts, ext, key or kid', { timeout: 240_000
 // `npm run triage` as a real process on a log whose mismatches have URLs of 300 kB: the CSV's mistake
 // column and the summary say "diagnosis-stopped" for the ones too long to diagnose, and the
 // requests after them are judged as usual.
-describe('npm run triage on huge URLs', { timeout: 240_000 }, () => {
+describe('npm run triage on huge URLs', () => {
 	it('names the stopped diagnoses in the CSV and the summary, and judges the rest', async () => {
 		const lines = [
 			hugeMismatch('a%20b+c', 300_000, 'other-key', 1),
@@ -259,58 +259,45 @@ describe('the budget', () => {
 		expect(cut.explanations[0]?.id).toBe('host-other-deployment');
 	});
 
-	// A hang guard with a budget of a minute: a few hundred milliseconds alone.
-	it(
-		'gives the triage its own id for a stopped diagnosis, never "unexplained"',
-		{ timeout: 60_000 },
-		async () => {
-			const request = hugeMismatch('a%20b+c', MB / 4, 'other-key', 3);
-			expect(await diagnoseMistake(request, syncDigests())).toBe(DIAGNOSIS_STOPPED);
-		}
-	);
+	it('gives the triage its own id for a stopped diagnosis, never "unexplained"', async () => {
+		const request = hugeMismatch('a%20b+c', MB / 4, 'other-key', 3);
+		expect(await diagnoseMistake(request, syncDigests())).toBe(DIAGNOSIS_STOPPED);
+	});
 });
 
 describe("the sandbox server's diagnosis header", () => {
 	// Node's HTTP server reads a request line of up to 16 kB: a 12 kB URL reaches the sandbox.
-	it(
-		'says mistake=diagnosis-stopped for a URL too long to diagnose',
-		{ timeout: 60_000 },
-		async () => {
-			const { url, authorization } = hugeMismatch('a%20b+c', 12_000, 'other-key', 6);
-			const header = `MAC id="${authorization.id}",ts="${authorization.ts}",nonce="${authorization.nonce}",mac="${authorization.mac}"`;
-			const diagnosis = await mismatchDiagnosis({
-				authorization: header,
-				params: parseAuthorization(header),
-				method: 'GET',
-				url,
-				uriForm: 'as-written',
-				macKey: KEY
-			});
-			expect(diagnosis).toMatch(/^mistake=diagnosis-stopped; client=/);
-		}
-	);
+	it('says mistake=diagnosis-stopped for a URL too long to diagnose', async () => {
+		const { url, authorization } = hugeMismatch('a%20b+c', 12_000, 'other-key', 6);
+		const header = `MAC id="${authorization.id}",ts="${authorization.ts}",nonce="${authorization.nonce}",mac="${authorization.mac}"`;
+		const diagnosis = await mismatchDiagnosis({
+			authorization: header,
+			params: parseAuthorization(header),
+			method: 'GET',
+			url,
+			uriForm: 'as-written',
+			macKey: KEY
+		});
+		expect(diagnosis).toMatch(/^mistake=diagnosis-stopped; client=/);
+	});
 });
 
 describe('the requests real clients send', () => {
 	// The zoo's 141 requests (fixtures/zoo-requests.json), read both ways a URL is read: the
 	// budget changes nothing in their diagnoses, and none comes near it.
 	// 564 diagnoses: seconds on a busy machine.
-	it(
-		'are diagnosed as with no budget at all, each with a tenth of the budget or less',
-		{ timeout: 120_000 },
-		async () => {
-			const digests = syncDigests();
-			let most = 0;
-			for (const { name, input } of zooInputs()) {
-				const budgeted = await diagnose(input, { hmac: digests });
-				const unbounded = await diagnose(input, { hmac: digests, budget: Infinity });
-				expect(budgeted.verdict, name).not.toBe('stopped');
-				expect(outcome(budgeted), name).toEqual(outcome(unbounded));
-				most = Math.max(most, budgeted.work);
-			}
-			expect(most * 10).toBeLessThan(DIAGNOSIS_BUDGET);
+	it('are diagnosed as with no budget at all, each with a tenth of the budget or less', async () => {
+		const digests = syncDigests();
+		let most = 0;
+		for (const { name, input } of zooInputs()) {
+			const budgeted = await diagnose(input, { hmac: digests });
+			const unbounded = await diagnose(input, { hmac: digests, budget: Infinity });
+			expect(budgeted.verdict, name).not.toBe('stopped');
+			expect(outcome(budgeted), name).toEqual(outcome(unbounded));
+			most = Math.max(most, budgeted.work);
 		}
-	);
+		expect(most * 10).toBeLessThan(DIAGNOSIS_BUDGET);
+	});
 
 	it('an unexplained one with a 2 kB URL is searched to the end', async () => {
 		const diagnosis = await diagnose(hugeMismatch('a%20b+c', 2_000, 'other-key', 4), {
@@ -363,39 +350,35 @@ describe('what the catalogue declares', () => {
 	// The search applies a second mistake's changes to the first half of a pair without asking it
 	// again wherever the first left the fields the second reads or changes (SLOT_FIELDS) as they were.
 	// 40 requests, each through every pair of the catalogue: seconds on a busy machine.
-	it(
-		'a mistake makes the same changes, titled the same, wherever the fields of its slot are the same',
-		{ timeout: 120_000 },
-		() => {
-			fc.assert(
-				fc.property(request, (r) => {
-					const { correct, context } = signingInputsOf({
-						authorization: { id: 'kid-1', ts: r.ts, nonce: r.nonce, mac: 'x', ext: r.ext },
-						method: r.method,
-						url: `${r.scheme}://${r.host}${r.port}${r.path}${r.query}`,
-						uriForm: r.uriForm as 'browser' | 'as-written',
-						macKey: r.key
-					});
-					const alone = MISTAKES.map((mistake) => mistake.variants(correct, context));
-					MISTAKES.forEach((first, a) => {
-						for (const { inputs } of alone[a] ?? []) {
-							MISTAKES.forEach((second, b) => {
-								if (second.slot === first.slot) return;
-								const fields = SLOT_FIELDS[second.slot];
-								if (fields.some((field) => inputs[field] !== correct[field])) return;
-								const replayed = (alone[b] ?? []).map((candidate) => ({
-									...candidate,
-									inputs: { ...inputs, ...changesOf(candidate.inputs, correct) }
-								}));
-								expect(second.variants(inputs, context), `${first.id} then ${second.id}`).toEqual(
-									replayed
-								);
-							});
-						}
-					});
-				}),
-				{ numRuns: 40 }
-			);
-		}
-	);
+	it('a mistake makes the same changes, titled the same, wherever the fields of its slot are the same', () => {
+		fc.assert(
+			fc.property(request, (r) => {
+				const { correct, context } = signingInputsOf({
+					authorization: { id: 'kid-1', ts: r.ts, nonce: r.nonce, mac: 'x', ext: r.ext },
+					method: r.method,
+					url: `${r.scheme}://${r.host}${r.port}${r.path}${r.query}`,
+					uriForm: r.uriForm as 'browser' | 'as-written',
+					macKey: r.key
+				});
+				const alone = MISTAKES.map((mistake) => mistake.variants(correct, context));
+				MISTAKES.forEach((first, a) => {
+					for (const { inputs } of alone[a] ?? []) {
+						MISTAKES.forEach((second, b) => {
+							if (second.slot === first.slot) return;
+							const fields = SLOT_FIELDS[second.slot];
+							if (fields.some((field) => inputs[field] !== correct[field])) return;
+							const replayed = (alone[b] ?? []).map((candidate) => ({
+								...candidate,
+								inputs: { ...inputs, ...changesOf(candidate.inputs, correct) }
+							}));
+							expect(second.variants(inputs, context), `${first.id} then ${second.id}`).toEqual(
+								replayed
+							);
+						});
+					}
+				});
+			}),
+			{ numRuns: 40 }
+		);
+	});
 });

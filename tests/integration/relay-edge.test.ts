@@ -79,7 +79,7 @@ beforeAll(async () => {
 			return sandbox.handle(new Request(request.url, { headers: request.headers }));
 		}
 	});
-}, 60_000);
+});
 
 afterAll(async () => {
 	await worker?.dispose();

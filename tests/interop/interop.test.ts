@@ -270,7 +270,7 @@ describe('their signed requests on the sandbox service, over HTTP', () => {
 			'--port',
 			'0'
 		]);
-	}, 60_000);
+	});
 	afterAll(() => sandbox?.stop());
 
 	const requests = [
@@ -348,7 +348,7 @@ describe("our headers with rack-oauth2's verifier, over HTTP", () => {
 			[rack.verifier!],
 			JSON.stringify({ credentials })
 		);
-	}, 60_000);
+	});
 	afterAll(() => verifier?.stop());
 
 	/** Our signature of `url`, as the page and the snippets make it. */
