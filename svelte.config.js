@@ -36,7 +36,14 @@ const config = {
 		prerender: {
 			// Every page in both languages: one route tree serves both (src/hooks.ts reroutes /zh-CN/…),
 			// and the crawler would find the Chinese pages only through the language switch.
-			entries: ['*', '/zh-CN/', '/zh-CN/verify', '/zh-CN/triage', '/zh-CN/errors', '/zh-CN/sandbox'],
+			entries: [
+				'*',
+				'/zh-CN/',
+				'/zh-CN/verify',
+				'/zh-CN/triage',
+				'/zh-CN/errors',
+				'/zh-CN/sandbox'
+			],
 			// A link that 404s under the base path is a bug, not a warning.
 			handleHttpError: 'fail',
 			handleMissingId: 'fail'

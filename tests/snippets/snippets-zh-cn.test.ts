@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { authorizationHeader, baseString, requestTarget, sign } from '$lib/mac';
 import { LANGUAGES as ENGLISH, type SnippetLanguage, type SnippetOptions } from '$lib/snippets';
-import { inLocale } from './in-locale';
+import { inLocale } from '../unit/in-locale';
 
 // The programs as the Chinese page generates them.
 const CHINESE: SnippetLanguage[] = ENGLISH.map((lang) => ({

@@ -1,6 +1,7 @@
 // The site's pages in each language, through Paraglide's runtime: English at the site's root (under
 // the base path), Chinese under /zh-CN/ (the url strategy and patterns in vite.config.ts).
 import { resolve } from '$app/paths';
+import type { ResolvedPathname } from '$app/types';
 import {
 	baseLocale,
 	extractLocaleFromUrl,
@@ -17,11 +18,13 @@ export function pageLocale(url: URL): Locale {
 }
 
 /** The same page in `locale`: a pathname (with the base path), with any ?query and #hash kept. */
-export function hrefIn(href: string, locale: Locale): string {
-	return localizeHref(href, { locale });
+export function hrefIn(href: string, locale: Locale): ResolvedPathname {
+	return localizeHref(href, { locale }) as ResolvedPathname;
 }
 
 /** A page of the site in the language being rendered: for links and goto(). */
-export function localHref(path: '/' | '/verify' | '/errors' | '/triage' | '/sandbox'): string {
-	return localizeHref(resolve(path));
+export function localHref(
+	path: '/' | '/verify' | '/errors' | '/triage' | '/sandbox'
+): ResolvedPathname {
+	return localizeHref(resolve(path)) as ResolvedPathname;
 }
