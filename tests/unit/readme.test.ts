@@ -28,16 +28,16 @@ function section(markdown: string, heading: string): string {
 async function pages(): Promise<string[]> {
 	const routes = join(ROOT, 'src/routes');
 	const files = await readdir(routes, { recursive: true });
+	// One route tree serves both languages: each page is at its path and under /zh-CN/ (the Chinese
+	// home page with its slash, as the site links it).
 	return files
 		.filter((file) => file.endsWith(`${sep}+page.svelte`) || file === '+page.svelte')
-		.map((file) => {
+		.flatMap((file) => {
 			const segments = dirname(file)
 				.split(sep)
 				.filter((segment) => segment !== '.' && !/^\(.*\)$/.test(segment));
-			// A language's home page is its folder with the slash, as the site links it.
-			return segments.length === 1 && segments[0] === 'zh-CN'
-				? '/zh-CN/'
-				: `/${segments.join('/')}`;
+			const path = `/${segments.join('/')}`;
+			return [path, path === '/' ? '/zh-CN/' : `/zh-CN${path}`];
 		})
 		.sort();
 }
