@@ -6,7 +6,7 @@ import { defineConfig } from 'vitest/config';
 import { paraglideVitePlugin } from '@inlang/paraglide-js';
 import { paraglideOptions } from './src/build/paraglide.js';
 import { DEPLOYMENTS, type Region } from './src/lib/account-api/deployments.ts';
-import { sandboxServerAsset } from './src/lib/sandbox/server/bundle.js';
+import { sandboxServerAsset } from './src/build/sandbox-server-bundle.js';
 
 /** A deployment's base URL for this build: its default, unless the build's environment names another. */
 function baseUrl(region: Region): string {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BRUNO_FOLDER, brunoFiles } from '../../src/lib/api-clients/bruno';
 import { OPERATIONS } from '../../src/lib/account-api/operations';
-import type { SandboxServer } from '../../src/lib/sandbox/server/server';
+import type { SandboxServer } from '../../src/node/sandbox-server/server';
 import { ACCOUNTS, formFor, removeDownloads, startClientSandbox, writeDownload } from './fixture';
 import { runBruno, runBrunoWithOutput, type BrunoRunResult } from './bruno';
 

@@ -5,8 +5,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { ClientRequestForm, DownloadFile } from '../../src/lib/api-clients/types';
-import { startSandboxServer, type SandboxServer } from '../../src/lib/sandbox/server/server';
-import { readAccounts } from '../../src/lib/sandbox/server/accounts-file';
+import { startSandboxServer, type SandboxServer } from '../../src/node/sandbox-server/server';
+import { readAccounts } from '../../src/node/sandbox-server/accounts-file';
 
 export { ACCOUNTS } from './accounts';
 import { ACCOUNTS } from './accounts';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpFiles, HTTP_FILE_NAME } from '../../src/lib/api-clients/http-file';
 import type { ClientRequestForm } from '../../src/lib/api-clients/types';
 import type { Operation } from '../../src/lib/account-api/operations';
-import type { SandboxServer } from '../../src/lib/sandbox/server/server';
+import type { SandboxServer } from '../../src/node/sandbox-server/server';
 import {
 	ACCOUNTS,
 	formFor,

@@ -2,7 +2,7 @@
 // its scopes allow, the re-encoded client_id included; a wrong mac_key is a mac mismatch; an empty
 // one is refused by the script before anything is sent.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SandboxServer } from '../../src/lib/sandbox/server/server';
+import type { SandboxServer } from '../../src/node/sandbox-server/server';
 import type { ClientRequestForm } from '../../src/lib/api-clients/types';
 import { postmanFiles } from '../../src/lib/api-clients/postman';
 import {

@@ -8,7 +8,7 @@ import { Agent, request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { median, percentile } from './measure.js';
 
-const RUN_JS = fileURLToPath(new URL('../../src/lib/relay/run.js', import.meta.url));
+const RUN_JS = fileURLToPath(new URL('../../src/node/relay/run.js', import.meta.url));
 
 /** A small JSON answer, about the size of the service's profile answer. */
 const UPSTREAM_SCRIPT = `

@@ -637,7 +637,7 @@ async function measureAll(root, options, log) {
 	let serverFile = options.serverFile;
 	if (serverFile === undefined || !existsSync(serverFile)) {
 		const { bundleSandboxServer, FILE_NAME } = await import(
-			pathToFileURL(join(PROJECT, 'src/lib/sandbox/server/bundle.js')).href
+			pathToFileURL(join(PROJECT, 'src/build/sandbox-server-bundle.js')).href
 		);
 		serverFile = join(root, FILE_NAME);
 		await writeFile(serverFile, await bundleSandboxServer());

@@ -116,7 +116,7 @@ async function diagnoseAlone(log, keysPath, count) {
 async function hmacs(count) {
 	const { hmac } = await load('mac/sign.ts');
 	const app = await load('triage/hmac/index.ts');
-	const { nodeMacCheck } = await load('triage/node/node-hmac.ts');
+	const { nodeMacCheck } = await load('../node/triage/node-hmac.ts');
 	const bases = baseStrings(count);
 	const candidates = await timeCandidates(app, count);
 	const node = nodeMacCheck(KEY);

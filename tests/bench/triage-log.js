@@ -4,7 +4,7 @@
 import { createHmac } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
-import { seededRandom } from '../../src/lib/sandbox/server/seeded-random.js';
+import { seededRandom } from '../../src/node/sandbox-server/seeded-random.js';
 
 /**
  * @typedef {'query-dropped' | 'host-other-deployment' | 'host-with-port' | 'method-lower-case' | 'ext-line-dropped' | 'crlf' | 'digest-hex'} PlantedMistake

@@ -1,12 +1,12 @@
 // The sandbox service the zoo's requests go to, and the raw HTTP/1.1 they go over.
 //
-// The server is the sandbox server of `npm run sandbox` (sandbox/server/server.ts), started here in
-// the test process for two reasons: its clock is the zoo's (each request is answered at the
-// instant its client read the clock, so no answer depends on how long the run takes), and it knows
-// one credential more than the demo accounts, a mac_key with non-ASCII characters, which an
-// accounts file could hold too but the zoo makes at run time.
+// The server is the sandbox server of `npm run sandbox` (src/node/sandbox-server/server.ts),
+// started here in the test process for two reasons: its clock is the zoo's (each request is
+// answered at the instant its client read the clock, so no answer depends on how long the run
+// takes), and it knows one credential more than the demo accounts, a mac_key with non-ASCII
+// characters, which an accounts file could hold too but the zoo makes at run time.
 import net from 'node:net';
-import { startSandboxServer } from '../../src/lib/sandbox/server/server';
+import { startSandboxServer } from '../../src/node/sandbox-server/server';
 import { demoTokens } from '../../src/lib/sandbox/state';
 import type { Account } from './matrix';
 

@@ -1,5 +1,5 @@
 // The zoo's requests as a support engineer receives them: an NDJSON log of what went on the wire,
-// read by the triage command line (`node src/lib/triage/run.js`), whose verdicts CSV says, request
+// read by the triage command line (`node src/node/triage/run.js`), whose verdicts CSV says, request
 // by request, match or the catalogued mistake that reproduces the mismatch.
 import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -91,7 +91,7 @@ export async function runTriage(
 		accounts.map((account) => `${account.kid} ${account.macKey}`).join('\n') + '\n'
 	);
 	const args = [
-		join(ROOT, 'src/lib/triage/run.js'),
+		join(ROOT, 'src/node/triage/run.js'),
 		logPath,
 		'--keys',
 		keysPath,

@@ -21,7 +21,7 @@ import { SLOT_FIELDS } from '$lib/diagnosis/mistakes/entry';
 import { hmac, parseAuthorization } from '$lib/mac';
 import { syncDigests } from '$lib/triage/hmac';
 import { diagnoseMistake } from '$lib/triage/verify';
-import { mismatchDiagnosis } from '$lib/sandbox/server/diagnosis';
+import { mismatchDiagnosis } from '../../src/node/sandbox-server/diagnosis';
 import { zooInputs } from '../unit/zoo-inputs';
 import { english } from '../unit/verify-english';
 
@@ -66,7 +66,7 @@ function hugeMismatch(
 
 const CHILD = resolve(import.meta.dirname, 'diagnosis-budget-child.js');
 // `npm run triage` as package.json runs it.
-const TRIAGE = resolve(import.meta.dirname, '../../src/lib/triage/run.js');
+const TRIAGE = resolve(import.meta.dirname, '../../src/node/triage/run.js');
 /** Far below the 2.7 GB the search took before it had a budget, far above what it needs now. */
 const HEAP_LIMIT_MB = 384;
 

@@ -9,7 +9,7 @@ import {
 	type UpstreamAnswer,
 	type UpstreamRequest
 } from '$lib/relay/handler';
-import { nodeUpstream } from '$lib/relay/node';
+import { nodeUpstream } from '../../src/node/relay/node';
 import './relay-loopback-guard.js';
 
 const relayUrl = (upstream: string) => `http://127.0.0.1:8787/${upstream}`;

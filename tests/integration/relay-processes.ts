@@ -20,7 +20,7 @@ export interface Started {
 
 /** Starts `npm run proxy -- <args>` as its own process and waits for its "listening" line. */
 export function startRelay(args: string[]): Promise<Started> {
-	const child = spawn(process.execPath, ['src/lib/relay/run.js', ...args], {
+	const child = spawn(process.execPath, ['src/node/relay/run.js', ...args], {
 		stdio: ['ignore', 'pipe', 'pipe'],
 		env: { ...process.env, NODE_OPTIONS: `--import=${GUARD}` }
 	});

@@ -10,9 +10,9 @@ import { OPERATIONS, operationUrl, type Operation } from '$lib/account-api/opera
 import { TS_WINDOW_SECONDS } from '$lib/account-api/ts-window';
 import { authorizationHeader, baseString, randomNonce, requestTarget, sign } from '$lib/mac';
 import { DEMO_ACCOUNTS, type DemoAccount } from '$lib/sandbox/accounts';
-import { BASE_STRING_HEADER, DIAGNOSIS_HEADER } from '$lib/sandbox/server/diagnosis';
-import { parseFault } from '$lib/sandbox/server/faults';
-import { startSandboxServer, type SandboxServer } from '$lib/sandbox/server/server';
+import { BASE_STRING_HEADER, DIAGNOSIS_HEADER } from '../../src/node/sandbox-server/diagnosis';
+import { parseFault } from '../../src/node/sandbox-server/faults';
+import { startSandboxServer, type SandboxServer } from '../../src/node/sandbox-server/server';
 import { rawRequest, type RawAnswer } from './relay-processes';
 
 type Node = Record<string, unknown>;

@@ -10,11 +10,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { authorizationHeader, baseString, requestTarget, sign } from '$lib/mac';
-import { bundleSandboxServer, FILE_NAME } from '$lib/sandbox/server/bundle.js';
+import { bundleSandboxServer, FILE_NAME } from '../../src/build/sandbox-server-bundle.js';
 import { rawRequest, type RawAnswer, type Started } from './relay-processes';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
-const START = resolve(ROOT, 'src/lib/sandbox/server/start.js');
+const START = resolve(ROOT, 'src/node/sandbox-server/start.js');
 const GUARD = fileURLToPath(new URL('./relay-loopback-guard.js', import.meta.url));
 
 /** The two ways to start the sandbox server. */

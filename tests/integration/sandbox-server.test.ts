@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maskKid } from '$lib/diagnosis/mask-kid';
 import { DEMO_ACCOUNTS } from '$lib/sandbox/accounts';
-import { FILE_NAME } from '$lib/sandbox/server/bundle.js';
-import { seededRandom } from '$lib/sandbox/server/seeded-random.js';
+import { FILE_NAME } from '../../src/build/sandbox-server-bundle.js';
+import { seededRandom } from '../../src/node/sandbox-server/seeded-random.js';
 import { demoTokens } from '$lib/sandbox/state';
 import { alive, type RawAnswer } from './relay-processes';
 import {
@@ -156,7 +156,7 @@ it('npm run sandbox is start.js under node', async () => {
 	const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as {
 		scripts: Record<string, string>;
 	};
-	expect(pkg.scripts.sandbox).toBe('node src/lib/sandbox/server/start.js');
+	expect(pkg.scripts.sandbox).toBe('node src/node/sandbox-server/start.js');
 });
 
 // `npm run sandbox` bundles before it listens: seconds each on a busy 2-core machine, waited out.

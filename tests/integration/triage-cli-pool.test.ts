@@ -1,6 +1,7 @@
 // `npm run triage` on every core: a log of lines of 1 MiB or more is split across worker threads
-// (src/lib/triage/pool, node/pool-thread.ts from the bundle run.js builds). Run as real processes:
-// what it writes must be what the same command writes on one thread (--threads 0), byte for byte.
+// (src/lib/triage/pool, src/node/triage/pool-thread.ts from the bundle run.js builds). Run as real
+// processes: what it writes must be what the same command writes on one thread (--threads 0), byte
+// for byte.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '$lib/triage/cli';
+import { main } from '../../src/node/triage/cli';
 import { triageLogText } from '../bench/triage-log.js';
 import { inShell, start, triage } from './triage-process';
 

@@ -1,12 +1,13 @@
-// `npm run triage` as a real process (node src/lib/triage/run.js, as package.json runs it), for the
-// tests of the command line: its output, its status, and its standard input as a stream to feed.
+// `npm run triage` as a real process (node src/node/triage/run.js, as package.json runs it), for
+// the tests of the command line: its output, its status, and its standard input as a stream to
+// feed.
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
-export const RUN = resolve(ROOT, 'src/lib/triage/run.js');
+export const RUN = resolve(ROOT, 'src/node/triage/run.js');
 /** Node's flags in package.json's `triage` script (`--single-threaded-gc`): the tests run with them. */
 const SCRIPT_FLAGS = (
 	JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as {

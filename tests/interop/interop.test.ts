@@ -265,7 +265,7 @@ describe('their signed requests on the sandbox service, over HTTP', () => {
 
 	beforeAll(async () => {
 		sandbox = await startServer(process.execPath, [
-			'src/lib/relay/run.js',
+			'src/node/relay/run.js',
 			'--serve-sandbox',
 			'--port',
 			'0'

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientGroupId, confidenceOf } from '$lib/diagnosis/likely-client';
-import { main } from '$lib/triage/cli';
+import { main } from '../../src/node/triage/cli';
 import { CSV_COLUMNS, summaryMarkdown, verdictsCsv } from '$lib/triage/exports';
 import { triageText } from '$lib/triage/engine';
 import { TriageDesk } from '$lib/triage-desk/desk.svelte';

@@ -19,7 +19,8 @@ export const SECURITY_SCHEME = 'mac';
 
 /**
  * The headers the sandbox server (never the real service) adds to an answer that failed a check,
- * unless started with --strict: why (sandbox/server/diagnosis.ts writes them in lower case).
+ * unless started with --strict: why (src/node/sandbox-server/diagnosis.ts writes them in lower
+ * case).
  */
 export const SANDBOX_HEADERS = {
 	'X-Sandbox-Diagnosis':

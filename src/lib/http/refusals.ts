@@ -1,7 +1,8 @@
 /**
- * The refusals every server of this project gives before its handler sees a request (http/serve.ts):
- * each code with its status and what it means. The relay's list of its own answers
- * (relay/protocol.ts) includes these; the sandbox server words them as the service's errors.
+ * The refusals every server of this project gives before its handler sees a request
+ * (src/node/http/serve.ts): each code with its status and what it means. The relay's list of its
+ * own answers (relay/protocol.ts) includes these; the sandbox server words them as the service's
+ * errors.
  */
 export const SERVER_REFUSALS = {
 	bad_request: { status: 400, meaning: 'the request could not be read as HTTP with a URL' },

@@ -293,7 +293,7 @@ export class Tally {
 
 	/**
 	 * Adds the counts of a summary of the requests that come after these, its examples already
-	 * numbered on from these (`triage --merge`, src/lib/triage/node/merge.ts). Exact while the kids
+	 * numbered on from these (`triage --merge`, src/node/triage/merge.ts). Exact while the kids
 	 * of all the summaries together fit in MAX_KIDS: past that, which kids a whole run would have
 	 * listed depends on an order the summaries do not keep.
 	 */

@@ -1,5 +1,5 @@
 import { curlCommand } from '$lib/mac/curl';
-import type { JournalEntry } from '../server/journal';
+import type { JournalEntry } from '../journal';
 import { serverBase, type AddressProblem } from './address';
 
 /** Where `npm run sandbox` and sandbox-server.mjs listen by default. */

@@ -1,7 +1,7 @@
 // `npm run sandbox` and the built sandbox-server.mjs start here: the options, the accounts file,
 // the server, and an end on SIGTERM or SIGINT that writes what it holds first.
 import { readFileSync } from 'node:fs';
-import type { SandboxToken } from '../state';
+import type { SandboxToken } from '$lib/sandbox/state';
 import { readAccounts } from './accounts-file';
 import { parseSandboxArgs } from './options';
 import { startSandboxServer } from './server';

@@ -17,7 +17,7 @@ import {
 	type Upstream,
 	type UpstreamAnswer,
 	type UpstreamRequest
-} from './handler';
+} from '$lib/relay/handler';
 import { splitHttpUrl } from '$lib/http/url';
 
 /** All addresses a name resolves to, for the relay's private-address check. */

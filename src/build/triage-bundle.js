@@ -1,25 +1,29 @@
-// `npm run triage` runs from a bundle of its TypeScript: cli.ts and the pool's worker thread
-// (pool-thread.ts), built by Vite (Rolldown) into node_modules/.cache/mac-triage/<key>/ on first
-// use and reused while the sources are unchanged. A worker thread cannot load TypeScript through
-// Vite's module runner without paying its start-up in every thread, and the command starts in
-// a fraction of the time the runner takes (start-up counts in every run of a pipeline).
-// JavaScript, not TypeScript: run.js loads it under plain Node 20.
+// `npm run triage` runs from a bundle of its TypeScript: src/node/triage/cli.ts and the pool's
+// worker thread (pool-thread.ts), built by Vite (Rolldown) into
+// node_modules/.cache/mac-triage/<key>/ on first use and reused while the sources are unchanged. A
+// worker thread cannot load TypeScript through Vite's module runner without paying its start-up in
+// every thread, and the command starts in a fraction of the time the runner takes (start-up counts
+// in every run of a pipeline). JavaScript, not TypeScript: src/node/triage/run.js loads it under
+// plain Node 20.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const LIB = fileURLToPath(new URL('../..', import.meta.url));
-const ROOT = fileURLToPath(new URL('../../../..', import.meta.url));
+const SRC = fileURLToPath(new URL('..', import.meta.url));
+const LIB = join(SRC, 'lib');
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ENTRIES = {
-	cli: fileURLToPath(new URL('../cli.ts', import.meta.url)),
-	'pool-thread': fileURLToPath(new URL('./pool-thread.ts', import.meta.url))
+	cli: fileURLToPath(new URL('../node/triage/cli.ts', import.meta.url)),
+	'pool-thread': fileURLToPath(new URL('../node/triage/pool-thread.ts', import.meta.url))
 };
+/** What the bundle is made of: the command's code, what it shares with the page, and this file. */
+const SOURCES = [join(SRC, 'node'), LIB, join(SRC, 'build')];
 
 /**
- * What the bundle is made of: every file under src/lib (name, size and time of change) and the
- * lock file of the packages; a change to any of them makes a new bundle.
+ * What the bundle is made of: every file of SOURCES (name, size and time of change) and the lock
+ * file of the packages; a change to any of them makes a new bundle.
  * @returns {Promise<string>}
  */
 async function sourcesKey() {
@@ -35,11 +39,11 @@ async function sourcesKey() {
 			if (entry.isDirectory()) walk(path);
 			else if (entry.isFile()) {
 				const stats = statSync(path);
-				hash.update(`${relative(LIB, path)}\0${stats.size}\0${stats.mtimeMs}\n`);
+				hash.update(`${relative(SRC, path)}\0${stats.size}\0${stats.mtimeMs}\n`);
 			}
 		}
 	};
-	walk(LIB);
+	for (const dir of SOURCES) walk(dir);
 	for (const file of ['package-lock.json', 'package.json']) {
 		const path = join(ROOT, file);
 		if (existsSync(path)) {

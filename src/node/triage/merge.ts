@@ -4,8 +4,8 @@
 // later part uses again counts as used again, as it would in one run over the whole log.
 import { Buffer } from 'node:buffer';
 import { TS_WINDOW_SECONDS } from '$lib/account-api/ts-window';
-import { NonceLedger, Tally } from '../tally';
-import type { TriageSummary } from '../types';
+import { NonceLedger, Tally } from '$lib/triage/tally';
+import type { TriageSummary } from '$lib/triage/types';
 
 /**
  * A part's kid and nonce pairs, as the ledger keeps them (two hashes, never the text), in base64:

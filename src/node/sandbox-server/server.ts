@@ -13,17 +13,17 @@ import {
 	type Listening,
 	type PlainAnswer,
 	type Refusal
-} from '$lib/http/serve';
+} from '../http/serve';
 import {
 	SandboxService,
 	type SandboxOutcome,
 	type SandboxToken,
 	type ServiceAnswer
-} from '../service';
+} from '$lib/sandbox/service';
 import { BASE_STRING_HEADER, DIAGNOSIS_HEADER, diagnosisOf, headerSafe } from './diagnosis';
 import { EventStreams } from './events';
 import { Faults } from './faults';
-import { Journal } from './journal';
+import { Journal } from '$lib/sandbox/journal';
 import { defaultArgs, type SandboxServerArgs } from './options';
 import { Recorder } from './record';
 

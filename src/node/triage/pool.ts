@@ -1,15 +1,15 @@
-// `npm run triage`'s pool: worker threads running node/pool-thread.ts (from the bundle that run.js
-// loads), driven by the same coordinator as the page's (../pool/pool.ts).
+// `npm run triage`'s pool: worker threads running pool-thread.ts (from the bundle that run.js
+// loads), driven by the same coordinator as the page's ($lib/triage/pool/pool.ts).
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { FileHandle } from 'node:fs/promises';
-import { PLAN_BYTES, plan, type PoolPlan } from '../pool/line-chunks';
-import { detachEarly } from '../pool/detach-early';
-import type { PartOutput } from '../pool/part';
-import { poolSize, runPool, type PoolReport, type PoolWorker } from '../pool/pool';
-import { POOL_MIN_BYTES, partBytesFor } from '../protocol';
-import type { NonceLedger } from '../tally';
-import type { HmacEngine, TriageSummary } from '../types';
+import { PLAN_BYTES, plan, type PoolPlan } from '$lib/triage/pool/line-chunks';
+import { detachEarly } from '$lib/triage/pool/detach-early';
+import type { PartOutput } from '$lib/triage/pool/part';
+import { poolSize, runPool, type PoolReport, type PoolWorker } from '$lib/triage/pool/pool';
+import { POOL_MIN_BYTES, partBytesFor } from '$lib/triage/protocol';
+import type { NonceLedger } from '$lib/triage/tally';
+import type { HmacEngine, TriageSummary } from '$lib/triage/types';
 
 export interface ThreadPool {
 	workers: PoolWorker[];

@@ -7,7 +7,7 @@ import type { MacHeaderParams } from '$lib/mac';
 import { diagnose } from '$lib/diagnosis/diagnose';
 import { likelyClient } from '$lib/diagnosis/likely-client';
 import { DIAGNOSIS_STOPPED } from '$lib/diagnosis/verdict';
-import type { SandboxOutcome } from '../service';
+import type { SandboxOutcome } from '$lib/sandbox/service';
 
 export const DIAGNOSIS_HEADER = 'x-sandbox-diagnosis';
 export const BASE_STRING_HEADER = 'x-sandbox-base-string';

@@ -1,13 +1,15 @@
-// The sandbox server as one self-contained file, sandbox-server.mjs: bundled by Vite (Rolldown) from
-// run.ts with everything it imports, so that plain `node sandbox-server.mjs` runs it from an empty
-// directory. The site's build ships it (the plugin below), and `npm run sandbox` builds and runs it.
-// JavaScript, not TypeScript: start.js runs under plain Node 20, which cannot load TypeScript.
+// The sandbox server as one self-contained file, sandbox-server.mjs: bundled by Vite (Rolldown)
+// from src/node/sandbox-server/run.ts with everything it imports, so that plain `node
+// sandbox-server.mjs` runs it from an empty directory. The site's build ships it (the plugin
+// below), and `npm run sandbox` builds and runs it (src/node/sandbox-server/start.js). JavaScript,
+// not TypeScript: vite.config.ts and start.js load it, the latter under plain Node 20, which cannot
+// load TypeScript.
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 
-const LIB = fileURLToPath(new URL('../..', import.meta.url));
-const ENTRY = fileURLToPath(new URL('./run.ts', import.meta.url));
+const LIB = fileURLToPath(new URL('../lib', import.meta.url));
+const ENTRY = fileURLToPath(new URL('../node/sandbox-server/run.ts', import.meta.url));
 export const FILE_NAME = 'sandbox-server.mjs';
 
 /**

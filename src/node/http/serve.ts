@@ -3,8 +3,8 @@
 // a handler that throws: each gets an answer with a status, never a dead process.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { RefusalCode } from './refusals';
-import { splitHttpUrl } from './url';
+import type { RefusalCode } from '$lib/http/refusals';
+import { splitHttpUrl } from '$lib/http/url';
 
 /** A fetch handler; `target` is the request-target's path and query exactly as received. */
 export type Handler = (request: Request, target: string) => Promise<Response>;

@@ -7,7 +7,7 @@ const { module } = await runnerImport(fileURLToPath(new URL('./cli.ts', import.m
 	configFile: false,
 	logLevel: 'silent',
 	// The sandbox server's diagnosis ($lib/diagnosis) reads the core as $lib/mac.
-	resolve: { alias: { $lib: fileURLToPath(new URL('..', import.meta.url)) } }
+	resolve: { alias: { $lib: fileURLToPath(new URL('../../lib', import.meta.url)) } }
 });
 const server = await module.main(process.argv.slice(2));
 if (server) {

@@ -1,7 +1,7 @@
 // `npm run triage` starts here. Node 20 cannot run TypeScript: the triage (and the protocol core
-// and /verify's diagnosis it uses) runs from a bundle Vite builds on first use (node/bundle.js),
-// or, where that fails, through Vite's module runner. Whatever happens, the process ends with one
-// line and a status (cli.ts's USAGE), never a stack trace.
+// and /verify's diagnosis it uses) runs from a bundle Vite builds on first use
+// (src/build/triage-bundle.js), or, where that fails, through Vite's module runner. Whatever
+// happens, the process ends with one line and a status (cli.ts's USAGE), never a stack trace.
 import { fileURLToPath } from 'node:url';
 
 // Vite colors its errors for a terminal: escape codes say nothing in a log.
@@ -25,10 +25,10 @@ process.stdout.on('error', () => undefined);
 process.stderr.on('error', () => undefined);
 
 let main;
-/** The pool's worker thread file: only a bundled run has one (see bundle.js). */
+/** The pool's worker thread file: only a bundled run has one (see triage-bundle.js). */
 let poolThread = null;
 try {
-	const { triageBundle } = await import('./node/bundle.js');
+	const { triageBundle } = await import('../../build/triage-bundle.js');
 	const bundle = await triageBundle();
 	({ main } = await import(bundle.cli.href));
 	poolThread = bundle.thread;
@@ -42,7 +42,7 @@ try {
 		} = await runnerImport(fileURLToPath(new URL('./cli.ts', import.meta.url)), {
 			configFile: false,
 			logLevel: 'silent',
-			resolve: { alias: { $lib: fileURLToPath(new URL('..', import.meta.url)) } }
+			resolve: { alias: { $lib: fileURLToPath(new URL('../../lib', import.meta.url)) } }
 		}));
 	} catch (error) {
 		die(error instanceof Error ? error : bundleError);

@@ -1,13 +1,13 @@
 import { SandboxService, SandboxUnreachable } from '$lib/sandbox/service';
-import { startSandboxServer } from '$lib/sandbox/server/server';
-import { MAX_CONNECTIONS } from '$lib/http/serve';
+import { startSandboxServer } from '../sandbox-server/server';
+import { MAX_CONNECTIONS } from '../http/serve';
 import { splitHttpUrl } from '$lib/http/url';
 import {
 	createRelayCore,
 	DEFAULT_ALLOWED_ORIGINS,
 	DEFAULT_UPSTREAM_HOSTS,
 	relayError
-} from './handler';
+} from '$lib/relay/handler';
 import { coarseTimers, nodeUpstream, resolveHost, serveRelay } from './node';
 
 const USAGE = `Usage: npm run proxy -- [options]

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { Journal, JournalEntry } from './journal';
+import type { Journal, JournalEntry } from '$lib/sandbox/journal';
 
 /** Streams open at once; one more is answered 503. Each holds a socket and its buffer. */
 export const MAX_EVENT_STREAMS = 32;

@@ -1,6 +1,6 @@
 import { SCOPES } from '$lib/account-api/operations';
-import { openid, unionid } from '../identifiers';
-import type { SandboxToken } from '../state';
+import { openid, unionid } from '$lib/sandbox/identifiers';
+import type { SandboxToken } from '$lib/sandbox/state';
 
 /** One account of `--accounts FILE`, as the README documents it. */
 export interface AccountRecord {

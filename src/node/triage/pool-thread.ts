@@ -1,9 +1,10 @@
-// A worker thread of `npm run triage`'s pool (../pool): parts of the log in, their verdicts out, as
-// the page's pool workers do. Started by node/pool.ts from the bundle (bundle.js), one per core.
+// A worker thread of `npm run triage`'s pool ($lib/triage/pool): parts of the log in, their
+// verdicts out, as the page's pool workers do. Started by pool.ts from the bundle
+// (src/build/triage-bundle.js), one per core.
 import { parentPort } from 'node:worker_threads';
-import { detachEarly } from '../pool/detach-early';
-import { servePool } from '../pool/serve';
-import type { PoolCommand } from '../pool/pool';
+import { detachEarly } from '$lib/triage/pool/detach-early';
+import { servePool } from '$lib/triage/pool/serve';
+import type { PoolCommand } from '$lib/triage/pool/pool';
 import { nodeMacCheck } from './node-hmac';
 
 detachEarly();

@@ -6,17 +6,17 @@ import { createReadStream } from 'node:fs';
 import { open, readFile, realpath, type FileHandle } from 'node:fs/promises';
 import { constants } from 'node:os';
 import { Readable } from 'node:stream';
-import { CSV_HEADER, csvRow, ndjsonLine, summaryMarkdown } from './exports';
-import { parseKeys, type KeyProblemCode, type Keyring } from './keys';
-import { triage } from './engine';
-import type { PoolPlan } from './pool/line-chunks';
-import { poolFor, triageOnThreads } from './node/pool';
-import { lineBlocks } from './pool/line-blocks';
-import { nodeMacCheck } from './node/node-hmac';
-import { LEDGER_BYTES_PER_PAIR, NonceLedger } from './tally';
-import { encodeLedger, mergeParts, type PartSummary } from './node/merge';
-import { OutFile, identify, refusal, stdinIdentity, type Identity } from './node/out-file';
-import type { HmacEngine, TriageSummary } from './types';
+import { CSV_HEADER, csvRow, ndjsonLine, summaryMarkdown } from '$lib/triage/exports';
+import { parseKeys, type KeyProblemCode, type Keyring } from '$lib/triage/keys';
+import { triage } from '$lib/triage/engine';
+import type { PoolPlan } from '$lib/triage/pool/line-chunks';
+import { poolFor, triageOnThreads } from './pool';
+import { lineBlocks } from '$lib/triage/pool/line-blocks';
+import { nodeMacCheck } from './node-hmac';
+import { LEDGER_BYTES_PER_PAIR, NonceLedger } from '$lib/triage/tally';
+import { encodeLedger, mergeParts, type PartSummary } from './merge';
+import { OutFile, identify, refusal, stdinIdentity, type Identity } from './out-file';
+import type { HmacEngine, TriageSummary } from '$lib/triage/types';
 import { TS_WINDOW_SECONDS } from '$lib/account-api/ts-window';
 import { decodeText } from '$lib/read';
 import type { UnreadableCode } from '$lib/read/types';
@@ -213,8 +213,8 @@ const exitStatus = (summary: TriageSummary) =>
 
 export interface MainOptions {
 	/**
-	 * The bundled worker thread of the pool (node/bundle.js): given, a log of lines of at least
-	 * POOL_MIN_BYTES is triaged on every core; null, on one thread.
+	 * The bundled worker thread of the pool (src/build/triage-bundle.js): given, a log of lines of
+	 * at least POOL_MIN_BYTES is triaged on every core; null, on one thread.
 	 */
 	poolThread?: URL | null;
 }

@@ -1,12 +1,5 @@
-import {
-	listen,
-	plain,
-	readTarget,
-	write,
-	type Listening,
-	type ServeOptions
-} from '$lib/http/serve';
-import type { RelayAnswer, RelayRequest } from './handler';
+import { listen, plain, readTarget, write, type Listening, type ServeOptions } from '../http/serve';
+import type { RelayAnswer, RelayRequest } from '$lib/relay/handler';
 
 // The relay's upstream side under Node (name resolution pinned to the checked addresses, keep-alive
 // agents, the capped body) lives in node-upstream.ts; re-exported so callers keep one entry.

@@ -1,4 +1,6 @@
-import type { SandboxVerdict } from '../service';
+// The sandbox server's journal of requests (src/node/sandbox-server), and what an entry of it is:
+// the page's live journal (live/) reads the same entries from the server's events stream.
+import type { SandboxVerdict } from './service';
 
 /** One request as the sandbox server saw and answered it: no key, the kid masked. */
 export interface JournalEntry {

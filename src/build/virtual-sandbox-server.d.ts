@@ -1,4 +1,5 @@
-// What the build's sandbox-server-asset plugin (bundle.js) tells the page of the file it ships.
+// What the build's sandbox-server-asset plugin (sandbox-server-bundle.js) tells the page of the
+// file it ships.
 declare module 'virtual:sandbox-server' {
 	export const FILE_NAME: string;
 	/** Hex SHA-256 of the file. */

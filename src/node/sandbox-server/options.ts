@@ -1,5 +1,5 @@
 import { TS_WINDOW_SECONDS } from '$lib/account-api/ts-window';
-import { MAX_CONNECTIONS } from '$lib/http/serve';
+import { MAX_CONNECTIONS } from '../http/serve';
 import { DEFAULT_ALLOWED_ORIGINS } from '$lib/http/origins';
 import { parseFault, type FaultRule } from './faults';
 
