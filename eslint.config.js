@@ -1,3 +1,4 @@
+import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import regexp from 'eslint-plugin-regexp';
@@ -6,6 +7,20 @@ import { defineConfig, globalIgnores } from 'eslint/config';
 import globals from 'globals';
 import ts from 'typescript-eslint';
 import svelteConfig from './svelte.config.js';
+
+// Where code runs is visible in the tree (README, Map of the folders): the browser's code, and what
+// it shares with Node, in src/lib, src/routes and the service worker; the Node programs (relay,
+// sandbox server, triage CLI) in src/node; the build's code (Vite plugins, bundlers) in src/build.
+const NODE_CODE_ELSEWHERE =
+	'Browser code imports no Node built-in: a Node program belongs in src/node, build-time code ' +
+	'(a Vite plugin, a bundler) in src/build; code the browser shares with them stays free of Node.';
+/** `no-restricted-imports` options that keep Node's modules out: node:*, and their bare names. */
+const NO_NODE = {
+	paths: builtinModules
+		.filter((name) => !name.startsWith('_'))
+		.map((name) => ({ name, message: NODE_CODE_ELSEWHERE })),
+	patterns: [{ regex: '^node:', message: NODE_CODE_ELSEWHERE }]
+};
 
 export default defineConfig(
 	// src/lib/paraglide is Paraglide's compiled output (npm run i18n), not ours to lint.
@@ -57,17 +72,38 @@ export default defineConfig(
 		rules: { 'regexp/use-ignore-case': 'off' }
 	},
 	{
-		// The protocol core runs in Node, the browser and edge runtimes: keep Svelte out of it.
+		files: ['src/lib/**', 'src/routes/**', 'src/service-worker.ts'],
+		ignores: [
+			// Tests beside their module run in Node (the unit project), never in the browser.
+			'**/*.test.ts',
+			// Node code that is not in src/node or src/build yet: the prerender's rewrite of each page
+			// (run by hooks.server.ts) and the i18n Vite plugin (vite.config.ts).
+			'src/lib/pages/paint-first.ts',
+			'src/lib/i18n/locale-variants.ts'
+		],
+		rules: {
+			'no-restricted-imports': ['error', NO_NODE],
+			'no-restricted-syntax': [
+				'error',
+				{ selector: 'ImportExpression[source.value=/^node:/]', message: NODE_CODE_ELSEWHERE }
+			]
+		}
+	},
+	{
+		// The protocol core runs in Node, the browser and edge runtimes: keep Svelte out of it, and Node
+		// too (this block replaces the one above for its files, so it repeats NO_NODE).
 		files: ['src/lib/mac/**'],
 		rules: {
 			'no-restricted-imports': [
 				'error',
 				{
+					paths: NO_NODE.paths,
 					patterns: [
 						{
 							group: ['svelte', 'svelte/*', '$app/*', '@sveltejs/*', '*.svelte'],
 							message: 'src/lib/mac is framework-free.'
-						}
+						},
+						...NO_NODE.patterns
 					]
 				}
 			]
