@@ -1,5 +1,6 @@
-// The shape of src/lib that lets the next engineer find their way: dependencies between its folders
-// go one way, no folder is a heap of files, no module is too long to read.
+// The shape of src/ that lets the next engineer find their way: dependencies between the folders of
+// src/lib go one way, and where code runs is visible in the tree: the browser's code (and what it
+// shares with Node) in src/lib, the Node programs in src/node, the build's code in src/build.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -7,8 +8,10 @@ import { OPERATIONS } from '../../src/lib/account-api/operations';
 import { TS_WINDOW_SECONDS } from '../../src/lib/account-api/ts-window';
 
 const LIB = resolve(import.meta.dirname, '../../src/lib');
-const MAX_FILES_PER_FOLDER = 16;
-const MAX_LINES = 500;
+/** The Node programs (relay, sandbox server, triage CLI) and the HTTP plumbing only they use. */
+const NODE = resolve(LIB, '../node');
+/** What only the build (vite.config.ts) and the programs' bundling run: Vite plugins, bundlers. */
+const BUILD = resolve(LIB, '../build');
 /** A lookup of an element by its id: getElementById, or a selector that starts with `#`. */
 /** An import's module name: `from '…'` (imports and re-exports), `import('…')`, `import '…'`. */
 const IMPORT = /(?:\bfrom\s+|\bimport\s*\(\s*|\bimport\s+)['"]([^'"]+)['"]/g;
@@ -26,9 +29,6 @@ function filesUnder(dir: string): string[] {
 }
 
 const sources = filesUnder(LIB).filter((path) => /\.(?:ts|js|svelte)$/.test(path));
-const folders = readdirSync(LIB).filter(
-	(name) => statSync(join(LIB, name)).isDirectory() && join(LIB, name) !== GENERATED
-);
 
 const SRC = resolve(LIB, '..');
 
@@ -37,6 +37,13 @@ const allSources = [
 	...filesUnder(SRC).filter((path) => /\.(?:ts|js|svelte)$/.test(path) && !path.startsWith(LIB)),
 	...sources
 ];
+
+/** The files of the Node programs and of the build: everything outside the browser's code. */
+const outsideTheBrowser = allSources.filter(
+	(path) => path.startsWith(`${NODE}/`) || path.startsWith(`${BUILD}/`)
+);
+/** The browser's code (and what it shares with Node): src/lib, the routes, the service worker. */
+const browserSide = allSources.filter((path) => !outsideTheBrowser.includes(path));
 
 /** The area (top folder of src/lib) of a path, or null outside src/lib and in generated code. */
 function areaOf(path: string): string | null {
@@ -254,7 +261,7 @@ describe('the layout of src/lib', () => {
 		const config = readFileSync(resolve(SRC, '../vite.config.ts'), 'utf8');
 		const configImports = [...config.matchAll(IMPORT)]
 			.map(([, spec = '']) => resolve(SRC, '..', spec))
-			.filter((path) => path.startsWith(`${LIB}/`));
+			.filter((path) => path.startsWith(`${SRC}/`));
 		const relativeOnly = reachable(graph, [join(LIB, 'relay/handler.ts'), ...configImports]);
 		expect(relativeOnly).toContain(join(LIB, 'account-api/deployments.ts'));
 		const wrong = allSources
@@ -282,23 +289,30 @@ describe('the layout of src/lib', () => {
 		expect(wrong).toEqual([]);
 	});
 
-	it(`has no folder with more than ${MAX_FILES_PER_FOLDER} files directly in it`, () => {
-		const crowded = folders
-			.map((folder) => {
-				const files = readdirSync(join(LIB, folder)).filter((name) =>
-					statSync(join(LIB, folder, name)).isFile()
-				);
-				return `${folder}: ${files.length}`;
-			})
-			.filter((entry) => Number(entry.split(': ')[1]) > MAX_FILES_PER_FOLDER);
-		expect(crowded).toEqual([]);
-	});
-
-	it(`has no module over ${MAX_LINES} lines`, () => {
-		const long = sources
-			.map((file) => `${relative(LIB, file)}: ${readFileSync(file, 'utf8').split('\n').length}`)
-			.filter((entry) => Number(entry.split(': ')[1]) > MAX_LINES);
-		expect(long).toEqual([]);
+	it('keeps the browser apart: src/lib and the routes import nothing from src/node or src/build', () => {
+		// The programs and the build import the shared code of src/lib, never the other way round: a
+		// page that imported a Node program would pull node:* into the browser's bundle, and code the
+		// page needs would be hidden among the programs. (ESLint keeps node:* out of src/lib.)
+		const graph = fileImports();
+		const into = (from: string[], folder: string) =>
+			from.flatMap((file) =>
+				(graph.get(file) ?? [])
+					.filter((target) => target.startsWith(`${folder}/`))
+					.map((target) => `${relative(SRC, file)} → ${relative(SRC, target)}`)
+			);
+		// The test sees the imports it checks: the programs import src/lib, each other and src/build.
+		expect(graph.get(join(NODE, 'relay/cli.ts'))).toContain(join(LIB, 'sandbox/service.ts'));
+		expect(graph.get(join(NODE, 'relay/cli.ts'))).toContain(join(NODE, 'sandbox-server/server.ts'));
+		expect(graph.get(join(NODE, 'triage/run.js'))).toContain(join(BUILD, 'triage-bundle.js'));
+		expect(browserSide).toContain(join(SRC, 'service-worker.ts'));
+		expect([...into(browserSide, NODE), ...into(browserSide, BUILD)]).toEqual([]);
+		// The build's code runs no program: it bundles them, from their paths.
+		expect(
+			into(
+				outsideTheBrowser.filter((file) => file.startsWith(`${BUILD}/`)),
+				NODE
+			)
+		).toEqual([]);
 	});
 
 	it('writes the facts of the service in account-api/ alone: the ts window, the operations', () => {
@@ -306,12 +320,12 @@ describe('the layout of src/lib', () => {
 		// Other numbers that are written the same: HTTP's class of redirects.
 		const notTheWindow = [/status >= 300 && status < 400/g];
 		const paths = Object.values(OPERATIONS).map(({ path }) => path);
-		const written = sources
+		const written = [...sources, ...outsideTheBrowser]
 			.filter((file) => !file.startsWith(join(LIB, 'account-api/')))
 			.flatMap((file) => {
 				let text = readFileSync(file, 'utf8');
 				for (const other of notTheWindow) text = text.replace(other, '');
-				const where = relative(LIB, file);
+				const where = relative(SRC, file);
 				return [
 					...[...text.matchAll(window)].map(() => `${where}: ${TS_WINDOW_SECONDS}`),
 					...paths.filter((path) => text.includes(path)).map((path) => `${where}: ${path}`)
