@@ -326,7 +326,7 @@ export async function triageSection(options = {}) {
 		});
 		await writeFile(keysPath, big.keys);
 		const pooled = await processPeak([
-			join(PROJECT, 'src', 'lib', 'triage', 'run.js'),
+			join(PROJECT, 'src', 'node', 'triage', 'run.js'),
 			bigPath,
 			'--keys',
 			keysPath,
