@@ -73,14 +73,8 @@ export default defineConfig(
 	},
 	{
 		files: ['src/lib/**', 'src/routes/**', 'src/service-worker.ts'],
-		ignores: [
-			// Tests beside their module run in Node (the unit project), never in the browser.
-			'**/*.test.ts',
-			// Node code that is not in src/node or src/build yet: the prerender's rewrite of each page
-			// (run by hooks.server.ts) and the i18n Vite plugin (vite.config.ts).
-			'src/lib/pages/paint-first.ts',
-			'src/lib/i18n/locale-variants.ts'
-		],
+		// Tests beside their module run in Node (the unit project), never in the browser.
+		ignores: ['**/*.test.ts'],
 		rules: {
 			'no-restricted-imports': ['error', NO_NODE],
 			'no-restricted-syntax': [
