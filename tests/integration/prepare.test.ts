@@ -1,9 +1,9 @@
 // `npm ci` runs the prepare script (README, "Run it"): when the messages cannot be compiled, it
 // fails and says what failed, rather than leaving a clone without its compiled messages.
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -18,8 +18,12 @@ describe('npm ci runs prepare', () => {
 	afterAll(() => rm(dir, { recursive: true, force: true }));
 
 	it('and fails, with what failed, when the messages cannot be compiled', async () => {
-		// The project's package.json and packages, but no project.inlang to compile.
-		await writeFile(join(dir, 'package.json'), await readFile(join(ROOT, 'package.json')));
+		// The project's package.json, packages and Paraglide's options (src/build/paraglide.js, which
+		// reads svelte.config.js), but no project.inlang to compile.
+		for (const file of ['package.json', 'svelte.config.js', 'src/build/paraglide.js']) {
+			await mkdir(dirname(join(dir, file)), { recursive: true });
+			await writeFile(join(dir, file), await readFile(join(ROOT, file)));
+		}
 		await symlink(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
 		const failed = await run('npm', ['run', 'prepare'], { cwd: dir }).then(
 			() => null,
