@@ -92,8 +92,10 @@ describe('the README', () => {
 		for (const path of paths) expect(languages, path).toContain(`\`${path}\``);
 	});
 
-	it('keeps the table of accessible names the end-to-end suite finds the Chinese pages by', () => {
-		expect(readme).toMatch(/^### Chinese accessible names$/m);
-		expect(readme).toMatch(/^\| Role +\| Chinese name +\| English name +\|$/m);
+	it('links the table of accessible names the end-to-end suite finds the Chinese pages by', async () => {
+		const testing = await readFile(join(ROOT, 'docs/testing.md'), 'utf8');
+		expect(testing).toMatch(/^## Chinese accessible names$/m);
+		expect(testing).toMatch(/^\| Role +\| Chinese name +\| English name +\|$/m);
+		expect(readme).toContain('](docs/testing.md)');
 	});
 });
