@@ -1,5 +1,5 @@
 // The site's pages in each language, through Paraglide's runtime: English at the site's root (under
-// the base path), Chinese under /zh-CN/ (the url strategy and patterns in vite.config.ts).
+// the base path), Chinese under /zh-CN/ (the url strategy and patterns of src/build/paraglide.js).
 import { resolve } from '$app/paths';
 import type { ResolvedPathname } from '$app/types';
 import {
