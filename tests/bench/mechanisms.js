@@ -48,11 +48,6 @@ serveTriage(globalThis as never, {
 });
 `;
 
-/** No buffer detached as a thread starts. */
-const NO_DETACH = [
-	{ file: 'src/lib/triage/pool/detach-early.ts', text: 'export function detachEarly(): void {}\n' }
-];
-
 /** The file read in blocks of the same size, not cut at a line break: the chunker copies them. */
 const NO_LINE_BLOCKS = [
 	{
@@ -249,12 +244,6 @@ export const MECHANISMS = [
 				text: "export * from '{orig}';\nexport async function warmUpPool(): Promise<void> {}\n"
 			}
 		]
-	},
-	{
-		id: 'detach',
-		name: 'early detaching (pool/detach-early.ts)',
-		cli: { patches: NO_DETACH },
-		page: NO_DETACH
 	},
 	{
 		id: 'line-blocks',

@@ -5,7 +5,6 @@
 // worker coordinates; anything else (a HAR, a small paste) it triages itself, its mismatches
 // diagnosed in a worker of their own where one can start (diagnoser.ts), started with this one.
 import { workerDiagnose } from './diagnoser';
-import { detachEarly } from './pool/detach-early';
 import { poolSize, type PoolReport, type PoolWorker } from './pool/pool';
 import { warmUpPool } from './pool/warm-up';
 import { serveTriage, type TriageCommand, type TriagePort, type TriageReport } from './protocol';
@@ -52,8 +51,6 @@ function startPool(): PoolWorker[] | undefined {
 }
 // Started now, with this worker, and warmed up while the page waits for a log (warm-up.ts); the
 // first run stops the warm-up.
-// Before the warm-up compiles anything: this worker transfers the parts (detach-early.ts).
-detachEarly();
 const poolWorkers = startPool();
 const warmUp = new AbortController();
 if (poolWorkers !== undefined) void warmUpPool(poolWorkers, warmUp.signal);

@@ -1,12 +1,10 @@
 // A worker thread of `npm run triage`'s pool (../pool): parts of the log in, their verdicts out, as
 // the page's pool workers do. Started by node/pool.ts from the bundle (bundle.js), one per core.
 import { parentPort } from 'node:worker_threads';
-import { detachEarly } from '../pool/detach-early';
 import { servePool } from '../pool/serve';
 import type { PoolCommand } from '../pool/pool';
 import { nodeMacCheck } from './node-hmac';
 
-detachEarly();
 const port = parentPort;
 if (port !== null)
 	servePool(

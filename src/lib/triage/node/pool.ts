@@ -4,7 +4,6 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { FileHandle } from 'node:fs/promises';
 import { PLAN_BYTES, plan, type PoolPlan } from '../pool/line-chunks';
-import { detachEarly } from '../pool/detach-early';
 import type { PartOutput } from '../pool/part';
 import { poolSize, runPool, type PoolReport, type PoolWorker } from '../pool/pool';
 import { POOL_MIN_BYTES, partBytesFor } from '../protocol';
@@ -79,8 +78,6 @@ export async function triageOnThreads(
 		write: (text: string) => Promise<void>;
 	}
 ): Promise<TriageSummary> {
-	// This thread transfers the parts: before its merging code is compiled (detach-early.ts).
-	detachEarly();
 	const threads = startThreads(pool.thread, run.threads ?? undefined);
 	const partBytes = partBytesFor(run.size ?? 0, threads.workers.length);
 	try {
