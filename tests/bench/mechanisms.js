@@ -48,32 +48,6 @@ serveTriage(globalThis as never, {
 });
 `;
 
-/** The file read in blocks of the same size, not cut at a line break: the chunker copies them. */
-const NO_LINE_BLOCKS = [
-	{
-		file: 'src/lib/triage/pool/line-blocks.ts',
-		text: `export * from '{orig}';
-import type { BlockSource } from '{orig}';
-
-export function lineBlocks(file: BlockSource, blockBytes: number): ReadableStream<Uint8Array> {
-	let position = 0;
-	return new ReadableStream<Uint8Array>({
-		async pull(controller) {
-			const buffer = new Uint8Array(blockBytes);
-			const { bytesRead } = await file.read(buffer, 0, blockBytes, position);
-			position += bytesRead;
-			if (bytesRead === 0) {
-				controller.close();
-				await file.close();
-			} else controller.enqueue(buffer.subarray(0, bytesRead));
-		},
-		cancel: () => file.close()
-	});
-}
-`
-	}
-];
-
 /** Verdicts posted as records (structured clone), kept as records on the page. */
 const NO_COLUMNS = [
 	{
@@ -244,12 +218,6 @@ export const MECHANISMS = [
 				text: "export * from '{orig}';\nexport async function warmUpPool(): Promise<void> {}\n"
 			}
 		]
-	},
-	{
-		id: 'line-blocks',
-		name: 'line-aligned blocks (pool/line-blocks.ts)',
-		cli: { patches: NO_LINE_BLOCKS },
-		page: NO_LINE_BLOCKS
 	},
 	{ id: 'columns', name: 'bit-packed verdict columns (verdict-batch.ts)', page: NO_COLUMNS },
 	{ id: 'fast-parse', name: 'fast-parse.ts', cli: { patches: NO_FAST_PARSE }, page: NO_FAST_PARSE },

@@ -11,7 +11,6 @@ import { parseKeys, type KeyProblemCode, type Keyring } from './keys';
 import { triage } from './engine';
 import type { PoolPlan } from './pool/line-chunks';
 import { poolFor, triageOnThreads } from './node/pool';
-import { lineBlocks } from './pool/line-blocks';
 import { nodeMacCheck } from './node/node-hmac';
 import { LEDGER_BYTES_PER_PAIR, NonceLedger } from './tally';
 import { encodeLedger, mergeParts, type PartSummary } from './node/merge';
@@ -339,12 +338,11 @@ async function run(
 		const stream =
 			file === null
 				? (io.stdin as () => ReadableStream<Uint8Array>)
-				: (blockBytes?: number) => {
+				: () => {
 						const opened = file as FileHandle;
-						// The stream owns the file from here and closes it. The pool gets line-aligned blocks of
-						// a part's size; one thread, a mebibyte at a time (fewer reads than 64 KiB blocks).
+						// The stream owns the file from here and closes it; a mebibyte at a time (fewer reads
+						// than 64 KiB blocks).
 						file = null;
-						if (blockBytes !== undefined) return lineBlocks(opened, blockBytes);
 						const blocks = createReadStream('', { fd: opened, highWaterMark: READ_BLOCK });
 						return Readable.toWeb(blocks) as ReadableStream<Uint8Array>;
 					};

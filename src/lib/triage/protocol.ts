@@ -4,7 +4,6 @@
 import type { Diagnose } from './diagnoser';
 import { triage, type TriageOptions } from './engine';
 import { PLAN_BYTES, plan, type PoolPlan } from './pool/line-chunks';
-import { blobSource, lineBlocks } from './pool/line-blocks';
 import { runPool, type PoolWorker } from './pool/pool';
 import { LEDGER_BYTES_PER_PAIR, NonceLedger } from './tally';
 import { TS_WINDOW_SECONDS } from '$lib/account-api/ts-window';
@@ -139,10 +138,8 @@ export function serveTriage(
 						const partBytes = partBytesFor(pooled.blob.size, workers.length);
 						const summary = await runPool({
 							workers,
-							// Blocks of a part's size that end at a line break go to a worker uncopied, and the
-							// ledger is made at the size the log likely needs, not grown to it (as the CLI does).
-							stream: lineBlocks(blobSource(pooled.blob), partBytes),
-							ownedBlocks: true,
+							// The ledger is made at the size the log likely needs, not grown to it (as the CLI does).
+							stream: pooled.blob.stream(),
 							nonces: new NonceLedger(pooled.blob.size / LEDGER_BYTES_PER_PAIR),
 							plan: pooled.plan,
 							settings: {

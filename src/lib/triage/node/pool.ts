@@ -63,8 +63,8 @@ export async function poolFor(
  */
 export async function triageOnThreads(
 	pool: { plan: PoolPlan; thread: URL },
-	/** The file in blocks of about `blockBytes` that end at line breaks (lineBlocks). */
-	stream: (blockBytes: number) => ReadableStream<Uint8Array>,
+	/** The file from its start. */
+	stream: () => ReadableStream<Uint8Array>,
 	run: {
 		keysText: string;
 		output: PartOutput;
@@ -83,8 +83,7 @@ export async function triageOnThreads(
 	try {
 		return await runPool({
 			workers: threads.workers,
-			stream: stream(partBytes),
-			ownedBlocks: true,
+			stream: stream(),
 			plan: pool.plan,
 			settings: {
 				keys: run.keysText,

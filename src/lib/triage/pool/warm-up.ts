@@ -147,7 +147,7 @@ export const WARM_UP_LINES = 24_000;
 /** Lines of a block of the warm-up log, made as the pool asks: its workers start on the first. */
 const WARM_UP_BLOCK_LINES = 2000;
 
-/** The warm-up log as a stream of blocks that each end at a line break (as lineBlocks gives them). */
+/** The warm-up log as a stream of blocks that each end at a line break. */
 function warmUpStream(lines: number): ReadableStream<Uint8Array> {
 	const encoder = new TextEncoder();
 	let from = 0;
@@ -178,7 +178,6 @@ export async function warmUpPool(
 		await runPool({
 			workers,
 			stream: warmUpStream(lines),
-			ownedBlocks: true,
 			plan,
 			settings,
 			// Each block (2,000 lines, about 470 kB, ending at a line break) goes to a worker as one
