@@ -10,9 +10,7 @@
 //     processes (`npm run triage` in the snapshot: its own bundle, built by a first, untimed run);
 //   - the page: /triage in Chromium on the 100,000-request log, click to last count (triage-page.js).
 import { copyFile, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
-import { createReadStream, createWriteStream, readFileSync } from 'node:fs';
-import { once } from 'node:events';
-import { createInterface } from 'node:readline';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawn } from 'node:child_process';
@@ -28,24 +26,14 @@ export const KEEP_GAIN = 0.2;
  * Modules of src/lib/triage swapped in a snapshot: the text that replaces each. `{orig}` in a text
  * stands for the original module, kept beside it as NAME.orig.ts.
  * @typedef {{ file: string, text: string }} Patch
- * @typedef {{ id: string, name: string, cli?: { args?: string[], patches?: Patch[] }, page?: Patch[], har?: boolean }} Mechanism
+ * @typedef {{ id: string, name: string, cli?: { args?: string[], patches?: Patch[] }, page?: Patch[] }} Mechanism
  */
 
 /** The triage worker with no pool: it triages every log itself (as it does a HAR). */
 const NO_POOL_WORKER = `// The bench's variant (tests/bench/mechanisms.js): the triage worker without its pool.
-import { workerDiagnose } from './diagnoser';
 import { serveTriage } from './protocol';
 
-serveTriage(globalThis as never, {
-	diagnose:
-		typeof Worker === 'function'
-			? workerDiagnose(
-					() => new Worker(new URL('./diagnosis-worker.ts', import.meta.url), { type: 'module' }),
-					undefined,
-					{ startNow: true }
-				)
-			: undefined
-});
+serveTriage(globalThis as never);
 `;
 
 /** Verdicts posted as records (structured clone), kept as records on the page. */
@@ -190,17 +178,6 @@ export class HmacSha1 {
 	}
 ];
 
-/** A HAR's mismatches diagnosed in the triage worker itself, not in a worker of their own. */
-const NO_DIAGNOSIS_WORKER = [
-	{
-		file: 'src/lib/triage/diagnoser.ts',
-		text: `export * from '{orig}';
-import { localDiagnose, type Diagnose } from '{orig}';
-export const workerDiagnose = (): Diagnose => localDiagnose();
-`
-	}
-];
-
 /** @type {Mechanism[]} */
 export const MECHANISMS = [
 	{
@@ -231,12 +208,6 @@ export const MECHANISMS = [
 		id: 'node-hmac',
 		name: "node:crypto's HMAC (--hmac node) in place of the own",
 		cli: { args: ['--hmac', 'node'] }
-	},
-	{
-		id: 'diagnosis-worker',
-		name: 'the diagnosis worker (diagnoser.ts), on a HAR',
-		page: NO_DIAGNOSIS_WORKER,
-		har: true
 	}
 ];
 
@@ -403,10 +374,9 @@ export async function cliMechanisms({ log, root, logPath, keysPath, requests, ro
 
 /**
  * The page's mechanisms: a build of the snapshot without each, served beside the site's; each round
- * the site, then each build without one, in turn (on the NDJSON log; then on the HAR for those
- * measured on a HAR).
- * @param {{ log: (text: string) => void, root: string, origin: string, chromiumPath: string | undefined, logPath: string, harPath: string, keysText: string, requests: number, rounds: number }} options
- * @returns {Promise<{ comparisons: Comparison[], longestTaskMs: number }>}
+ * the site, then each build without one, in turn.
+ * @param {{ log: (text: string) => void, root: string, origin: string, chromiumPath: string | undefined, logPath: string, keysText: string, requests: number, rounds: number }} options
+ * @returns {Promise<Comparison[]>}
  */
 export async function pageMechanisms({
 	log,
@@ -414,7 +384,6 @@ export async function pageMechanisms({
 	origin,
 	chromiumPath,
 	logPath,
-	harPath,
 	keysText,
 	requests,
 	rounds
@@ -439,103 +408,31 @@ export async function pageMechanisms({
 			});
 		}
 		const site = pageTriageAt(origin, chromiumPath);
-		/** @type {{ ndjson: number[], har: number[] }} */
-		const withs = { ndjson: [], har: [] };
-		let longestTaskMs = 0;
-		for (let round = 0; round < rounds; round++)
-			for (const har of [false, true]) {
-				const those = variants.filter((variant) => (variant.mechanism.har === true) === har);
-				if (those.length === 0) continue;
-				const path = har ? harPath : logPath;
-				const run = await site(path, keysText);
-				withs[har ? 'har' : 'ndjson'].push(run.ms);
-				longestTaskMs = Math.max(longestTaskMs, run.longestTaskMs);
-				for (const variant of those)
-					variant.times.push(
-						await variant.run(path, keysText).then(
-							(without) => without.ms,
-							(error) => {
-								log(`    without ${variant.mechanism.id}: the run failed (${error})`);
-								return Number.POSITIVE_INFINITY;
-							}
-						)
-					);
-			}
-		const figure = (/** @type {boolean} */ har) =>
-			`/triage in Chromium, ${requests.toLocaleString('en')} requests${har ? ' in a HAR' : ''}, click to last count`;
+		/** @type {number[]} */
+		const withs = [];
+		for (let round = 0; round < rounds; round++) {
+			withs.push((await site(logPath, keysText)).ms);
+			for (const variant of variants)
+				variant.times.push(
+					await variant.run(logPath, keysText).then(
+						(without) => without.ms,
+						(error) => {
+							log(`    without ${variant.mechanism.id}: the run failed (${error})`);
+							return Number.POSITIVE_INFINITY;
+						}
+					)
+				);
+		}
+		const figure = `/triage in Chromium, ${requests.toLocaleString('en')} requests, click to last count`;
 		const comparisons = variants.map(({ mechanism, times }) =>
-			compare(
-				mechanism.id,
-				mechanism.name,
-				figure(mechanism.har === true),
-				withs[mechanism.har === true ? 'har' : 'ndjson'],
-				times
-			)
+			compare(mechanism.id, mechanism.name, figure, withs, times)
 		);
 		log(
 			`mechanisms on the page (${rounds} rounds, each the site then each build without one in turn, fresh browsers; fastest of each):`
 		);
 		printComparisons(comparisons, log);
-		return { comparisons, longestTaskMs };
+		return comparisons;
 	} finally {
 		for (const variant of variants) await variant.close();
 	}
-}
-
-/**
- * The NDJSON log as a HAR of the same requests (its unreadable lines left out).
- * @param {string} ndjson
- * @param {string} har
- */
-export async function writeHar(ndjson, har) {
-	const out = createWriteStream(har);
-	const write = async (/** @type {string} */ text) => {
-		if (!out.write(text)) await once(out, 'drain');
-	};
-	await write('{"log":{"version":"1.2","creator":{"name":"bench","version":"1"},"entries":[\n');
-	let first = true;
-	for await (const line of createInterface({ input: createReadStream(ndjson) })) {
-		let record;
-		try {
-			record = JSON.parse(line);
-		} catch {
-			continue;
-		}
-		const time =
-			typeof record.time === 'number'
-				? new Date(record.time * 1000).toISOString()
-				: (record.time ?? new Date(0).toISOString());
-		const entry = {
-			startedDateTime: time,
-			time: 1,
-			request: {
-				method: record.method,
-				url: record.url,
-				httpVersion: 'HTTP/1.1',
-				headers: [{ name: 'Authorization', value: record.authorization }],
-				queryString: [],
-				cookies: [],
-				headersSize: -1,
-				bodySize: 0
-			},
-			response: {
-				status: record.status ?? 200,
-				statusText: '',
-				httpVersion: 'HTTP/1.1',
-				headers: [],
-				cookies: [],
-				content: { size: 0, mimeType: 'application/json' },
-				redirectURL: '',
-				headersSize: -1,
-				bodySize: 0
-			},
-			cache: {},
-			timings: { send: 0, wait: 1, receive: 0 }
-		};
-		await write(`${first ? '' : ',\n'}${JSON.stringify(entry)}`);
-		first = false;
-	}
-	await write('\n]}}\n');
-	out.end();
-	await once(out, 'finish');
 }

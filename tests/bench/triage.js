@@ -23,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { readFile } from 'node:fs/promises';
-import { KEEP_GAIN, cliMechanisms, pageMechanisms, writeHar } from './mechanisms.js';
+import { KEEP_GAIN, cliMechanisms, pageMechanisms } from './mechanisms.js';
 import { chromiumControl } from './triage-control-chromium.js';
 import { writeTriageLog } from './triage-log.js';
 
@@ -247,23 +247,19 @@ export async function triageSection(options = {}) {
 					page.longestTaskMs <= FLOORS.longestTaskMs
 				)
 			);
-			if (options.siteOrigin !== undefined) {
-				const harPath = join(root, 'log.har');
-				await writeHar(logPath, harPath);
-				const { comparisons: onPage } = await pageMechanisms({
-					log,
-					root,
-					origin: options.siteOrigin,
-					chromiumPath: options.chromiumPath,
-					logPath,
-					harPath,
-					keysText: made.keys,
-					requests: expected.requests,
-					rounds
-				});
-				comparisons.push(...onPage);
-				await rm(harPath);
-			}
+			if (options.siteOrigin !== undefined)
+				comparisons.push(
+					...(await pageMechanisms({
+						log,
+						root,
+						origin: options.siteOrigin,
+						chromiumPath: options.chromiumPath,
+						logPath,
+						keysText: made.keys,
+						requests: expected.requests,
+						rounds
+					}))
+				);
 		}
 
 		const mismatchLog = join(root, 'mismatches.ndjson');

@@ -1,7 +1,6 @@
 // The messages between the page and its triage worker, both sides: `serveTriage` runs in the
 // worker (worker.ts), `startTriage` on the page. A run is started with its input and keys, reports
 // its format, progress and verdicts in batches, and ends with its summary, also when cancelled.
-import type { Diagnose } from './diagnoser';
 import { triage, type TriageOptions } from './engine';
 import { PLAN_BYTES, plan, type PoolPlan } from './pool/line-chunks';
 import { runPool, type PoolWorker } from './pool/pool';
@@ -90,14 +89,13 @@ async function poolPlan(input: TriageInput): Promise<{ blob: Blob; plan: PoolPla
 }
 
 /**
- * The worker's side: runs each started triage and answers on the same port. `diagnose`, when
- * given, names the mistakes of runs that use the default HMAC (e.g. in a worker of its own).
- * `pool`, when given, starts the workers a big log of lines is split across (pool/pool.ts); it is
- * called once, on the first run that uses them.
+ * The worker's side: runs each started triage and answers on the same port. `pool`, when given,
+ * starts the workers a big log of lines is split across (pool/pool.ts); it is called once, on the
+ * first run that uses them.
  */
 export function serveTriage(
 	port: TriagePort<TriageCommand, TriageReport>,
-	{ diagnose, pool }: { diagnose?: Diagnose; pool?: () => PoolWorker[] } = {}
+	{ pool }: { pool?: () => PoolWorker[] } = {}
 ): void {
 	let workers: PoolWorker[] | null = null;
 	let poolBroken = false;
@@ -176,20 +174,12 @@ export function serveTriage(
 						workers = null;
 					}
 				const { stream, totalBytes } = streamOf(command.input);
-				const elsewhere =
-					diagnose !== undefined && (command.options?.hmac ?? 'own') === 'own'
-						? // Many at once: a diagnosis elsewhere is a message away, and the verdicts behind a
-							// slow one (the diagnosis worker's first, before its code is warm) wait in a long
-							// queue rather than stop the run.
-							{ diagnose, maxDiagnoses: 256, maxQueued: 16_384 }
-						: {};
 				const summary = await triage(stream, String(command.keys ?? ''), {
 					// Every 100 ms (the engine's interval) rather than every so many verdicts: the page keeps
 					// a batch's columns as they come and redraws once per batch, so fewer batches leave
 					// more of the machine to the run; the size only bounds what one batch holds.
 					batchSize: 32_768,
 					...command.options,
-					...elsewhere,
 					signal: controller.signal,
 					totalBytes,
 					onFormat: (format) => {

@@ -2,9 +2,7 @@
 //   new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' })
 // (Vite bundles it and its imports as a worker of its own) and talks to it through startTriage.
 // A big log of lines is split across a pool of workers, one per core (pool/pool.ts), which this
-// worker coordinates; anything else (a HAR, a small paste) it triages itself, its mismatches
-// diagnosed in a worker of their own where one can start (diagnoser.ts), started with this one.
-import { workerDiagnose } from './diagnoser';
+// worker coordinates; anything else (a HAR, a small paste) it triages itself.
 import { poolSize, type PoolReport, type PoolWorker } from './pool/pool';
 import { warmUpPool } from './pool/warm-up';
 import { serveTriage, type TriageCommand, type TriagePort, type TriageReport } from './protocol';
@@ -56,14 +54,6 @@ const warmUp = new AbortController();
 if (poolWorkers !== undefined) void warmUpPool(poolWorkers, warmUp.signal);
 
 serveTriage(globalThis as unknown as TriagePort<TriageCommand, TriageReport>, {
-	diagnose: canStartWorkers
-		? workerDiagnose(
-				() => new Worker(new URL('./diagnosis-worker.ts', import.meta.url), { type: 'module' }),
-				undefined,
-				// Loaded while the page waits for its first run.
-				{ startNow: true }
-			)
-		: undefined,
 	pool:
 		poolWorkers &&
 		(() => {
