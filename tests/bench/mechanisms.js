@@ -203,11 +203,6 @@ export const MECHANISMS = [
 		name: 'own SHA-1 (hmac/sha1*.ts) against @noble/hashes',
 		cli: { patches: NO_OWN_SHA1 },
 		page: NO_OWN_SHA1
-	},
-	{
-		id: 'node-hmac',
-		name: "node:crypto's HMAC (--hmac node) in place of the own",
-		cli: { args: ['--hmac', 'node'] }
 	}
 ];
 

@@ -64,13 +64,13 @@ async function diagnoseAlone(log, keysPath, count) {
 	const { NonceLedger } = await load('triage/tally.ts');
 	const context = {
 		keyring: parseKeys(readFileSync(keysPath, 'utf8')).keyring,
-		checks: new MacChecks('own'),
+		checks: new MacChecks(),
 		nonces: new NonceLedger(),
 		windowSeconds: 300,
 		nowMs: Date.now()
 	};
 	// As the engine diagnoses: every variant signed synchronously, each key's state kept.
-	const digests = syncDigests('own');
+	const digests = syncDigests();
 	const inputs = [];
 	const reading = await readRequests(fileStream(log));
 	outer: for await (const items of reading.items) {

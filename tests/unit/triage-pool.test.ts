@@ -29,9 +29,8 @@ const stream = (text: string | Uint8Array<ArrayBuffer>) =>
 
 /** What the summaries must share (time taken and the engine named aside). */
 function comparable(summary: TriageSummary) {
-	const { elapsedMs: _elapsed, hmac: _hmac, workers: _workers, ...rest } = summary;
+	const { elapsedMs: _elapsed, workers: _workers, ...rest } = summary;
 	void _elapsed;
-	void _hmac;
 	void _workers;
 	return rest;
 }

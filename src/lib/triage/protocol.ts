@@ -7,13 +7,7 @@ import { runPool, type PoolWorker } from './pool/pool';
 import { LEDGER_BYTES_PER_PAIR, NonceLedger } from './tally';
 import { TS_WINDOW_SECONDS } from '$lib/account-api/ts-window';
 import { decodeVerdicts, encodeVerdicts, transferables, type VerdictBatch } from './verdict-batch';
-import type {
-	HmacEngine,
-	TriageFormat,
-	TriageProgress,
-	TriageSummary,
-	VerdictRecord
-} from './types';
+import type { TriageFormat, TriageProgress, TriageSummary, VerdictRecord } from './types';
 
 /** What a run reads: a File (read with File.stream()), a stream of bytes, or a pasted text. */
 export type TriageInput = Blob | ReadableStream<Uint8Array> | string;
@@ -21,7 +15,7 @@ export type TriageInput = Blob | ReadableStream<Uint8Array> | string;
 export type TriageRunOptions = Pick<
 	TriageOptions,
 	'windowSeconds' | 'batchSize' | 'intervalMs' | 'nowMs'
-> & { hmac?: HmacEngine };
+>;
 
 /** Page → worker. */
 export type TriageCommand =
@@ -123,11 +117,7 @@ export function serveTriage(
 		};
 		void (async () => {
 			try {
-				const hmac = command.options?.hmac ?? 'own';
-				const pooled =
-					pool !== undefined && hmac !== 'subtle' && !poolBroken
-						? await poolPlan(command.input)
-						: null;
+				const pooled = pool !== undefined && !poolBroken ? await poolPlan(command.input) : null;
 				let released = false;
 				if (pooled !== null && live())
 					try {
@@ -144,7 +134,6 @@ export function serveTriage(
 								keys: String(command.keys ?? ''),
 								windowSeconds: command.options?.windowSeconds ?? TS_WINDOW_SECONDS,
 								nowMs: command.options?.nowMs ?? Date.now(),
-								hmac,
 								output: 'batch',
 								revealKid: false
 							},

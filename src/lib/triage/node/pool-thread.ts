@@ -3,15 +3,11 @@
 import { parentPort } from 'node:worker_threads';
 import { servePool } from '../pool/serve';
 import type { PoolCommand } from '../pool/pool';
-import { nodeMacCheck } from './node-hmac';
 
 const port = parentPort;
 if (port !== null)
-	servePool(
-		{
-			postMessage: (report, transfer) =>
-				port.postMessage(report, (transfer ?? []) as unknown as ArrayBuffer[]),
-			onCommand: (listener) => port.on('message', (command: PoolCommand) => listener(command))
-		},
-		{ macCheck: nodeMacCheck }
-	);
+	servePool({
+		postMessage: (report, transfer) =>
+			port.postMessage(report, (transfer ?? []) as unknown as ArrayBuffer[]),
+		onCommand: (listener) => port.on('message', (command: PoolCommand) => listener(command))
+	});

@@ -8,7 +8,7 @@ import type { PartOutput } from '../pool/part';
 import { poolSize, runPool, type PoolReport, type PoolWorker } from '../pool/pool';
 import { POOL_MIN_BYTES, partBytesFor } from '../protocol';
 import type { NonceLedger } from '../tally';
-import type { HmacEngine, TriageSummary } from '../types';
+import type { TriageSummary } from '../types';
 
 export interface ThreadPool {
 	workers: PoolWorker[];
@@ -70,7 +70,6 @@ export async function triageOnThreads(
 		output: PartOutput;
 		threads: number | null;
 		windowSeconds: number;
-		hmac: HmacEngine;
 		revealKid: boolean;
 		size: number | null;
 		nonces: NonceLedger;
@@ -89,7 +88,6 @@ export async function triageOnThreads(
 				keys: run.keysText,
 				windowSeconds: run.windowSeconds,
 				nowMs: Date.now(),
-				hmac: run.hmac,
 				output: run.output,
 				revealKid: run.revealKid
 			},

@@ -181,7 +181,6 @@ export async function runPool(options: PoolRunOptions): Promise<TriageSummary> {
 			format: plan.format,
 			empty: false,
 			bytesRead,
-			hmac: settings.hmac,
 			elapsedMs: performance.now() - started,
 			cancelled: wasCancelled,
 			workers: workers.length

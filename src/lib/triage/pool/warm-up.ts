@@ -80,7 +80,6 @@ export const WARM_UP_SETTINGS: PartSettings = {
 	keys: KIDS.map((kid) => `${kid} ${KEY}-${kid}`).join('\n'),
 	windowSeconds: TS_WINDOW_SECONDS,
 	nowMs: FIRST_TS * 1000,
-	hmac: 'own',
 	output: 'batch',
 	revealKid: false
 };
@@ -90,7 +89,7 @@ export const WARM_UP_SETTINGS: PartSettings = {
  * LF. A nonce used twice is the line before's, so a block starts with a line that is not one.
  */
 export function warmUpLines(from: number, to: number): string {
-	const sign = syncDigests('own');
+	const sign = syncDigests();
 	let text = '';
 	let last = { kid: KIDS[0] as string, nonce: 'n0x' };
 	for (let index = from; index < to; index++) {
