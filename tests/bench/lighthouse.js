@@ -1,19 +1,15 @@
-// Lighthouse in Debian's Chromium started by chrome-launcher: the desktop preset's performance,
-// accessibility and best-practices scores of one page (lighthouseScores), and the mobile preset's
-// performance figures of one page (lighthouseMobile). The mobile preset is Lighthouse's default
-// configuration: a Moto G Power's screen, slow 4G (150 ms, 1.6 Mbit/s) and a CPU 4 times slower,
-// simulated (Lantern) from a trace of an unthrottled load.
+// Lighthouse in Debian's Chromium started by chrome-launcher, on every page with both presets:
+// performance and accessibility, three runs each, beside a plain HTML control page measured in the
+// same run (lighthouseSection). The mobile preset is Lighthouse's default configuration: a Moto G
+// Power's screen, slow 4G (150 ms, 1.6 Mbit/s) and a CPU 4 times slower, simulated (Lantern) from a
+// trace of an unthrottled load; the desktop preset is Lighthouse's `desktopConfig`.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CHROMIUM_FLAGS } from './measure.js';
 
-const CATEGORIES = ['performance', 'accessibility', 'best-practices'];
-
-/**
- * @typedef {{ scores: Record<string, number | null>, misses: string[], warnings: string[] }} LighthouseResult
- */
+const CATEGORIES = ['performance', 'accessibility'];
 
 /**
  * Runs Lighthouse once on `url` in a Chromium of its own.
@@ -48,36 +44,10 @@ async function runLighthouse(url, chromePath, categories, config) {
 }
 
 /**
- * Lighthouse's desktop preset on one page: its three scores, and the scored audits that cost points.
- * @param {string} url
- * @param {string} chromePath
- * @returns {Promise<LighthouseResult>}
- */
-export async function lighthouseScores(url, chromePath) {
-	const { default: desktopConfig } = await import('lighthouse/core/config/desktop-config.js');
-	const lhr = await runLighthouse(url, chromePath, CATEGORIES, desktopConfig);
-	/** @type {Record<string, number | null>} */
-	const scores = {};
-	/** @type {string[]} */
-	const misses = [];
-	for (const id of CATEGORIES) {
-		const category = lhr.categories[id];
-		scores[id] = category?.score == null ? null : Math.round(category.score * 100);
-		// The scored audits that cost points, so a reader knows where a missing point went.
-		for (const reference of category?.auditRefs ?? []) {
-			const audit = lhr.audits[reference.id];
-			if (reference.weight > 0 && audit && audit.score !== null && audit.score < 1) {
-				const value = audit.displayValue ? ` (${audit.displayValue})` : '';
-				misses.push(`${id}: ${audit.id} ${Math.round(audit.score * 100)}/100${value}`);
-			}
-		}
-	}
-	return { scores, misses, warnings: lhr.runWarnings ?? [] };
-}
-
-/**
- * @typedef {object} MobileRun
+ * @typedef {'mobile' | 'desktop'} Preset
+ * @typedef {object} Run
  * @property {number} performance the score, 0 to 100
+ * @property {number} accessibility the score, 0 to 100
  * @property {number} fcp first contentful paint, simulated (ms)
  * @property {number} lcp largest contentful paint, simulated (ms)
  * @property {number} tbt total blocking time, simulated (ms)
@@ -101,13 +71,18 @@ export function loadAverage() {
 }
 
 /**
- * Lighthouse's mobile preset (its default configuration) on one page, performance only.
+ * Lighthouse on one page with one preset: performance and accessibility.
  * @param {string} url
  * @param {string} chromePath
- * @returns {Promise<MobileRun>}
+ * @param {Preset} preset
+ * @returns {Promise<Run>}
  */
-export async function lighthouseMobile(url, chromePath) {
-	const lhr = await runLighthouse(url, chromePath, ['performance']);
+export async function lighthouseRun(url, chromePath, preset) {
+	const config =
+		preset === 'desktop'
+			? (await import('lighthouse/core/config/desktop-config.js')).default
+			: undefined;
+	const lhr = await runLighthouse(url, chromePath, CATEGORIES, config);
 	const metrics = /** @type {{ items?: Record<string, number>[] } | undefined} */ (
 		lhr.audits.metrics?.details
 	)?.items?.[0];
@@ -123,6 +98,7 @@ export async function lighthouseMobile(url, chromePath) {
 		?.items?.[0]?.items?.[0]?.node?.selector;
 	return {
 		performance: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+		accessibility: Math.round((lhr.categories.accessibility?.score ?? 0) * 100),
 		fcp: metric('firstContentfulPaint'),
 		lcp: metric('largestContentfulPaint'),
 		tbt: metric('totalBlockingTime'),
@@ -137,8 +113,8 @@ export async function lighthouseMobile(url, chromePath) {
 	};
 }
 
-/** The pages measured with the mobile preset: every page, in both languages. */
-export const MOBILE_PAGES = [
+/** The pages measured: every page, in both languages. */
+export const PAGES = [
 	'/',
 	'/verify',
 	'/triage',
@@ -174,9 +150,7 @@ function chineseFontLine() {
 /**
  * The control: a plain HTML page, a heading and a paragraph, no script, no stylesheet, no font,
  * measured in turn with the pages. It is the least work a page can give the browser, so its figures
- * are this machine's floor: on the 2-core host of 2026-11-28, it gave LCP − FCP 0, 127 and 82 ms
- * and TBT 5, 57 and 64 ms (observed, that is unthrottled, FCP and LCP in the same frame: Lantern's
- * pessimistic LCP counts every layout task before the paint, FCP's only the first).
+ * are this machine's floor, printed beside the pages'.
  */
 const CONTROL_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Control</title><meta name="description" content="A plain page: the floor of this machine's Lighthouse figures"></head>
@@ -196,8 +170,8 @@ export async function writeControlPage(build) {
 	await writeFile(join(directory, 'index.html'), CONTROL_PAGE);
 }
 
-/** Issue 27's targets for every page, each a median of the runs. */
-export const MOBILE_TARGETS = { performance: 100, lcpAfterFcp: 50, tbt: 50 };
+/** Issue 41's budgets for every page, each a median of the runs. */
+export const BUDGETS = { mobile: 85, desktop: 100, accessibility: 100 };
 
 /**
  * @param {number[]} values
@@ -214,106 +188,111 @@ function middle(values) {
 const msText = (value) => `${Math.round(value)} ms`;
 
 /**
- * @typedef {{ page: string, runs: MobileRun[], performance: number, fcp: number, lcp: number,
- *   lcpAfterFcp: number, tbt: number, si: number, cls: number }} MobilePage
+ * @typedef {{ page: string, mobile: Run[], desktop: Run[], performance: Record<Preset, number>,
+ *   accessibility: number }} PageResult
  */
 
 /**
- * The mobile preset on every page, `runs` times each, the pages taken in turn (page 1, page 2, …,
- * then again), so that a busy moment of the machine falls on one run of several pages rather than
- * on every run of one page. Prints each run, then each page's medians (each figure the median of
- * its runs; LCP − FCP the median of each run's difference) with the targets.
- * The control page, when given (writeControlPage), is measured in turn with them and printed as
- * the machine's floor, not held to the targets.
+ * Both presets on every page, `runs` times each, the pages taken in turn (page 1, page 2, …, then
+ * again), so that a busy moment of the machine falls on one run of several pages rather than on
+ * every run of one page. Prints each run, then each page's medians beside the budgets. The control
+ * page, when given (writeControlPage), is measured in turn with them and printed as the machine's
+ * floor, not held to the budgets.
  * @param {{ origin: string, basePath: string, chromePath: string, runs?: number,
  *   pages?: string[], control?: string, log: (line: string) => void }} options
- * @returns {Promise<{ pages: MobilePage[], rows: [string, string, string, boolean | null][] }>}
+ * @returns {Promise<{ pages: PageResult[], rows: [string, string, string, boolean | null][] }>}
  */
-export async function lighthouseMobileSection({
+export async function lighthouseSection({
 	origin,
 	basePath,
 	chromePath,
 	runs = 3,
-	pages: sitePages = MOBILE_PAGES,
+	pages: sitePages = PAGES,
 	control,
 	log
 }) {
 	const pages = control === undefined ? sitePages : [...sitePages, control];
+	/** @type {Preset[]} */
+	const presets = ['mobile', 'desktop'];
 	log(
-		`\n## Lighthouse, mobile preset (slow 4G, 4x CPU, simulated), every page, median of ${runs} runs`
+		`\n## Lighthouse, mobile preset (slow 4G, 4x CPU, simulated) and desktop preset (desktopConfig), every page, median of ${runs} runs`
 	);
 	log(
 		`served as GitHub Pages serves it: gzip, under ${basePath}/; load average before: ${loadAverage()}`
 	);
 	log(chineseFontLine());
-	/** @type {Map<string, MobileRun[]>} */
-	const byPage = new Map(pages.map((page) => [page, []]));
-	for (let round = 1; round <= runs; round += 1) {
-		for (const page of pages) {
-			const run = await lighthouseMobile(`${origin}${basePath}${page}`, chromePath);
-			byPage.get(page)?.push(run);
-			log(
-				`run ${round}/${runs} ${page.padEnd(15)} performance ${String(run.performance).padStart(3)}, FCP ${msText(run.fcp)}, LCP ${msText(run.lcp)} (LCP − FCP ${msText(run.lcp - run.fcp)}), TBT ${msText(run.tbt)}; unthrottled FCP ${msText(run.observedFcp)}, LCP ${msText(run.observedLcp)}; load ${run.loadAverage}`
-			);
-			for (const warning of run.warnings) log(`    warning: ${warning}`);
-		}
-	}
-	/** @type {MobilePage[]} */
+	/** @type {Map<string, Record<Preset, Run[]>>} */
+	const byPage = new Map(pages.map((page) => [page, { mobile: [], desktop: [] }]));
+	for (let round = 1; round <= runs; round += 1)
+		for (const preset of presets)
+			for (const page of pages) {
+				const run = await lighthouseRun(`${origin}${basePath}${page}`, chromePath, preset);
+				byPage.get(page)?.[preset].push(run);
+				log(
+					`run ${round}/${runs} ${preset.padEnd(7)} ${page.padEnd(15)} performance ${String(run.performance).padStart(3)}, accessibility ${run.accessibility}, FCP ${msText(run.fcp)}, LCP ${msText(run.lcp)}, TBT ${msText(run.tbt)}; load ${run.loadAverage}`
+				);
+				for (const warning of run.warnings) log(`    warning: ${warning}`);
+			}
+	/** @type {PageResult[]} */
 	const results = pages.map((page) => {
-		const pageRuns = byPage.get(page) ?? [];
-		/** @param {(run: MobileRun) => number} pick */
-		const median = (pick) => middle(pageRuns.map(pick));
+		const { mobile, desktop } = byPage.get(page) ?? { mobile: [], desktop: [] };
 		return {
 			page,
-			runs: pageRuns,
-			performance: median((run) => run.performance),
-			fcp: median((run) => run.fcp),
-			lcp: median((run) => run.lcp),
-			lcpAfterFcp: median((run) => run.lcp - run.fcp),
-			tbt: median((run) => run.tbt),
-			si: median((run) => run.si),
-			cls: median((run) => run.cls)
+			mobile,
+			desktop,
+			performance: {
+				mobile: middle(mobile.map((run) => run.performance)),
+				desktop: middle(desktop.map((run) => run.performance))
+			},
+			accessibility: Math.min(
+				middle(mobile.map((run) => run.accessibility)),
+				middle(desktop.map((run) => run.accessibility))
+			)
 		};
 	});
-	const targets = MOBILE_TARGETS;
 	log(
-		`\nmedians of ${runs} runs (targets: performance ${targets.performance}, LCP − FCP ≤ ${targets.lcpAfterFcp} ms, TBT ≤ ${targets.tbt} ms); load average after: ${loadAverage()}`
+		`\nmedians of ${runs} runs (budgets: mobile performance ≥ ${BUDGETS.mobile}, desktop ${BUDGETS.desktop}, accessibility ${BUDGETS.accessibility}); load average after: ${loadAverage()}`
 	);
-	log('| page | performance | FCP | LCP | LCP − FCP | TBT | speed index | CLS | LCP element |');
-	log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+	log('| page | mobile | desktop | accessibility | mobile TBT | mobile LCP | desktop TBT |');
+	log('| --- | --- | --- | --- | --- | --- | --- |');
 	for (const result of results) {
-		const elements = [...new Set(result.runs.map((run) => run.lcpElement))].join(', ');
+		/** @param {Run[]} list @param {(run: Run) => number} pick */
+		const median = (list, pick) => msText(middle(list.map(pick)));
 		log(
-			`| ${result.page} | ${result.performance} | ${msText(result.fcp)} | ${msText(result.lcp)} | ${msText(result.lcpAfterFcp)} | ${msText(result.tbt)} | ${msText(result.si)} | ${result.cls.toFixed(3)} | \`${elements}\` |`
+			`| ${result.page} | ${result.performance.mobile} | ${result.performance.desktop} | ${result.accessibility} | ${median(result.mobile, (run) => run.tbt)} | ${median(result.mobile, (run) => run.lcp)} | ${median(result.desktop, (run) => run.tbt)} |`
 		);
 	}
 	const benchmark = results.flatMap((result) =>
-		result.runs.map((run) => run.benchmarkIndex).filter((index) => index !== null)
+		result.mobile.map((run) => run.benchmarkIndex).filter((index) => index !== null)
 	);
 	if (benchmark.length > 0)
 		log(
 			`Lighthouse's benchmark index of this machine (CPU speed): ${Math.round(middle(benchmark))} (median of the runs)`
 		);
-	/** @param {MobilePage} result */
+	/** @param {PageResult} result */
 	const meets = (result) =>
-		result.performance >= targets.performance &&
-		result.lcpAfterFcp <= targets.lcpAfterFcp &&
-		result.tbt <= targets.tbt;
+		result.performance.mobile >= BUDGETS.mobile &&
+		result.performance.desktop >= BUDGETS.desktop &&
+		result.accessibility >= BUDGETS.accessibility;
 	const floor = results.find((result) => result.page === control);
-	if (floor !== undefined)
-		log(
-			`the control (${control}: plain HTML, no script, no stylesheet) ${meets(floor) ? 'meets' : 'does not meet'} the targets: ${floor.performance} · LCP − FCP ${msText(floor.lcpAfterFcp)} · TBT ${msText(floor.tbt)}${meets(floor) ? '' : ': the targets are below this machine’s floor'}`
-		);
+	/** @param {PageResult} result */
+	const value = (result) =>
+		`${result.performance.mobile} · ${result.performance.desktop} · ${result.accessibility}`;
 	/** @type {[string, string, string, boolean | null][]} */
-	const rows = results.map((result) => [
-		result === floor
-			? `Lighthouse mobile, the control (plain HTML): this machine's floor (median of ${runs})`
-			: `Lighthouse mobile ${result.page}: performance · LCP − FCP · TBT (median of ${runs})`,
-		`${result.performance} · ${msText(result.lcpAfterFcp)} · ${msText(result.tbt)}`,
-		result === floor
-			? ''
-			: `${targets.performance} · ≤ ${targets.lcpAfterFcp} ms · ≤ ${targets.tbt} ms`,
-		result === floor ? null : meets(result)
-	]);
+	const rows = results
+		.filter((result) => result !== floor)
+		.map((result) => [
+			`Lighthouse ${result.page}: mobile · desktop performance · accessibility (median of ${runs})${floor ? ` [control: ${value(floor)}]` : ''}`,
+			value(result),
+			`≥ ${BUDGETS.mobile} · ${BUDGETS.desktop} · ${BUDGETS.accessibility}`,
+			meets(result)
+		]);
+	if (floor !== undefined)
+		rows.push([
+			`Lighthouse, the control (plain HTML, same run): mobile · desktop performance · accessibility`,
+			value(floor),
+			'',
+			null
+		]);
 	return { pages: results, rows };
 }

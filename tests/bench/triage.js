@@ -3,20 +3,18 @@
 //   - the reference: a plain Node script doing the same work (triage-reference.js);
 //   - the engine under Node on the same file, on one thread (triage-engine.js);
 //   - the page's triage in Chromium, from the click to the last count, when `pageTriage` is given
-//     (the /triage page measures itself there: time and the longest main-thread task), with the
-//     number of workers its pool used; and its control: the reference's own work in as many
-//     Chromium workers (triage-control-chromium.js), what this browser gives a plain script here;
+//     (the /triage page measures itself there: time and the longest main-thread task), and its
+//     control: the reference's own work in as many Chromium workers (triage-control-chromium.js),
+//     what this browser gives a plain script here; the floors read against it;
+//   - the page's mechanisms with and without (mechanisms.js), when `siteOrigin` is given;
 //   - diagnosis alone, per mismatch, on 1,000 mismatches;
-//   - one HMAC-SHA-1 each way (hmac-candidates.js): the engine's own, noble, hash-wasm's
-//     WebAssembly, SubtleCrypto one at a time and 256 in flight; node:crypto in Node; in Node and,
-//     given a Chromium, in Chromium;
-//   - the command line on a log of 1,000,000 requests, timed as whole processes (`npm run triage`
-//     against `node triage-reference.js`, start-up included), on all its worker threads, and on
-//     0 (this thread), 1 and 2 for the scaling; and its control: the reference's own work on as
-//     many threads (triage-control-threads.js), what these cores give a plain script;
+//   - the command line on a log of 1,000,000 requests, timed as whole processes, in turn with its
+//     control, the reference's own work on as many threads (triage-control-threads.js), and the
+//     reference; its floor; its mechanisms with and without; 1 and 2 threads for the scaling;
 //   - the pool's peak memory (the process's VmHWM) on a 500 MB log, and the one-thread engine's
-//     peak heap on it under a heap limit that a whole-file read would break.
-// Each measurement runs in a process of its own (fresh heap and JIT); times are wall clock and CPU.
+//     peak heap on it under a heap limit that a whole-file read would break;
+//   - the table of mechanisms: each with its figure with and without it, and whether it is kept.
+// Each measurement runs in a process (or a browser) of its own; times are wall clock.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -25,17 +23,23 @@ import { fileURLToPath } from 'node:url';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { readFile } from 'node:fs/promises';
-import { chromiumHmacs } from './hmac-chromium.js';
+import { KEEP_GAIN, cliMechanisms, pageMechanisms } from './mechanisms.js';
 import { chromiumControl } from './triage-control-chromium.js';
-import { chromiumWorkerTriage } from './triage-chromium.js';
 import { writeTriageLog } from './triage-log.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
-/** The ratios issue 27 sets: the reference's time over the page's, and over the command line's. */
-export const TRIAGE_RATIO_TARGET = 1.0;
-export const CLI_RATIO_TARGET = 1.5;
-/** The pool's peak memory on a 500 MB log, at most. */
-const POOL_MEMORY_LIMIT = 1024 * 1024 * 1024;
+/**
+ * Issue 41's floors, each read beside its control in the same run: the command line's throughput
+ * at least 0.8 times its thread control's, the page's at least 0.5 times its Chromium control's,
+ * no main-thread task over 200 ms during the page's run, and the pool's peak memory on a 500 MB log
+ * under 1 GiB.
+ */
+export const FLOORS = {
+	cliOverControl: 0.8,
+	pageOverControl: 0.5,
+	longestTaskMs: 200,
+	poolMemory: 1024 * 1024 * 1024
+};
 const PROJECT = fileURLToPath(new URL('../..', import.meta.url));
 /** A heap limit far below the 200 MB log: only a streaming reader gets through it. */
 const HEAP_LIMIT_MB = 128;
@@ -77,12 +81,6 @@ const sameCounts = (counts, expected) =>
 
 /** @param {number} ms */
 const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
-/**
- * The Long Tasks API reports only tasks over 50 ms: none reported means none that long.
- * @param {number} ms
- */
-const longest = (ms) =>
-	ms === 0 ? 'no main-thread task over 50 ms' : `longest main-thread task ${ms.toFixed(0)} ms`;
 /** @param {number} bytes */
 const MiB = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
@@ -99,12 +97,56 @@ async function best(rounds, measure) {
 }
 
 /**
- * @param {{ log?: (text: string) => void, pageTriage?: PageTriage, chromiumPath?: string, rounds?: number, bigLogBytes?: number, cliRequests?: number }} [options]
+ * The mechanisms' table: each mechanism kept for speed, each figure it serves with it and without it
+ * (the same run, alternating rounds), the gain, and whether it pays its way (mechanisms.js): a
+ * mechanism is kept when it gains at least KEEP_GAIN on one of its figures.
+ * @param {import('./mechanisms.js').Comparison[]} comparisons
+ * @param {(text: string) => void} log
+ * @returns {Row[]}
+ */
+export function mechanismRows(comparisons, log) {
+	const kept = new Set(comparisons.filter((c) => c.kept).map((c) => c.id));
+	/** @param {import('./mechanisms.js').Comparison} c */
+	const keptText = (c) => (c.kept ? 'yes' : kept.has(c.id) ? 'yes, by its other figure' : '**no**');
+	log(
+		`\nmechanisms kept for speed (each kept only while taking it out costs ≥ ${KEEP_GAIN * 100}% on a figure it serves):`
+	);
+	log('| mechanism | figure | with | without | gain | kept (≥ 20%) |');
+	log('| --- | --- | --- | --- | --- | --- |');
+	for (const c of comparisons)
+		log(
+			`| ${c.name} | ${c.figure} | ${seconds(c.withMs)} | ${seconds(c.withoutMs)} | ${(c.gain * 100).toFixed(0)}% | ${keptText(c)} |`
+		);
+	return comparisons.map((c) => [
+		`Mechanism: ${c.name} (${c.figure}), with · without · gain${!c.kept && kept.has(c.id) ? ' (kept by its other figure)' : ''}`,
+		`${seconds(c.withMs)} · ${seconds(c.withoutMs)} · ${(c.gain * 100).toFixed(0)}%`,
+		`≥ ${KEEP_GAIN * 100}%`,
+		kept.has(c.id)
+	]);
+}
+
+/**
+ * A floor, printed as figure / target / met beside its control.
+ * @param {(text: string) => void} log
+ * @param {string} name
+ * @param {string} figure
+ * @param {string} control
+ * @param {string} target
+ * @param {boolean} met
+ * @returns {Row}
+ */
+function floorRow(log, name, figure, control, target, met) {
+	log(`floor: ${name}: ${figure} / ${target} / ${met ? 'met' : 'NOT met'} (${control})`);
+	return [`Floor: ${name} [${control}]`, figure, target, met];
+}
+
+/**
+ * @param {{ log?: (text: string) => void, pageTriage?: PageTriage, siteOrigin?: string, chromiumPath?: string, rounds?: number, bigLogBytes?: number, cliRequests?: number }} [options]
  * @returns {Promise<Row[]>}
  */
 export async function triageSection(options = {}) {
 	const log = options.log ?? console.log;
-	const rounds = options.rounds ?? 2;
+	const rounds = options.rounds ?? 3;
 	const root = await mkdtemp(join(tmpdir(), 'mac-bench-triage-'));
 	try {
 		log('\n## Triage (npm run triage, the /triage worker)');
@@ -118,12 +160,12 @@ export async function triageSection(options = {}) {
 		);
 
 		/** @type {Timed} */
-		const reference = await best(rounds, () =>
+		const reference = await best(2, () =>
 			child([join(HERE, 'triage-reference.js'), logPath, keysPath])
 		);
 		/** @type {Timed} */
-		const engine = await best(rounds, () =>
-			child([join(HERE, 'triage-engine.js'), 'run', logPath, keysPath, 'own'])
+		const engine = await best(2, () =>
+			child([join(HERE, 'triage-engine.js'), 'run', logPath, keysPath])
 		);
 		const groups = /** @type {Record<string, number>} */ (engine.groups);
 		const counted = sameCounts(
@@ -139,29 +181,20 @@ export async function triageSection(options = {}) {
 			`reference (readline, JSON.parse, node:crypto; no diagnosis): ${seconds(reference.ms)} wall, ${seconds(reference.cpuMs)} CPU`
 		);
 		log(
-			`engine under Node (own HMAC-SHA-1, every mismatch diagnosed): ${seconds(engine.ms)} wall, ${seconds(engine.cpuMs)} CPU; counts ${counted ? 'as planted' : `NOT as planted: ${JSON.stringify(groups)}`}`
-		);
-		const nodeRatio = reference.ms / engine.ms;
-		const cpuRatio = reference.cpuMs / engine.cpuMs;
-		log(
-			`ratio reference / engine: ${nodeRatio.toFixed(2)} wall, ${cpuRatio.toFixed(2)} CPU (target for the page >= ${TRIAGE_RATIO_TARGET})`
+			`engine under Node, one thread (every mismatch diagnosed): ${seconds(engine.ms)} wall, ${seconds(engine.cpuMs)} CPU; counts ${counted ? 'as planted' : `NOT as planted: ${JSON.stringify(groups)}`}`
 		);
 		/** @type {Row[]} */
 		const rows = [
 			['Triage reference, 100k requests (Node, node:crypto)', seconds(reference.ms), '', null],
-			['Triage engine under Node, 100k requests', seconds(engine.ms), '', null],
-			[
-				'Triage ratio reference ÷ engine (Node; wall, CPU)',
-				`${nodeRatio.toFixed(2)}, ${cpuRatio.toFixed(2)}`,
-				'',
-				null
-			],
+			['Triage engine under Node, one thread, 100k requests', seconds(engine.ms), '', null],
 			['Triage counts as planted', counted ? 'yes' : 'no', 'yes', counted]
 		];
+		/** @type {import('./mechanisms.js').Comparison[]} */
+		const comparisons = [];
 
 		if (options.pageTriage) {
-			// As many runs as the reference's, each in a fresh browser: the fastest against the fastest,
-			// and the longest main-thread task of any run.
+			// Each run in a fresh browser: the fastest against the fastest, and the longest main-thread
+			// task of any run.
 			const runs = [];
 			for (let run = 0; run < rounds; run++)
 				runs.push(await options.pageTriage(logPath, made.keys));
@@ -170,12 +203,11 @@ export async function triageSection(options = {}) {
 				longestTaskMs: Math.max(...runs.map((run) => run.longestTaskMs)),
 				workers: runs[0]?.workers ?? 0
 			};
-			const ratio = reference.ms / page.ms;
 			log(
-				`page in Chromium, click to last count, ${page.workers} pool workers: ${seconds(page.ms)} (fastest of ${rounds}: ${runs.map((run) => seconds(run.ms)).join(', ')}), ${Math.round((expected.requests * 1000) / page.ms)} requests/s; ratio reference / page ${ratio.toFixed(2)}; longest main-thread task of any run ${page.longestTaskMs.toFixed(0)} ms`
+				`page in Chromium, click to last count, ${page.workers} pool workers: ${seconds(page.ms)} (fastest of ${rounds}: ${runs.map((run) => seconds(run.ms)).join(', ')}), ${Math.round((expected.requests * 1000) / page.ms)} requests/s; reference / page ${(reference.ms / page.ms).toFixed(2)}; longest main-thread task of any run ${page.longestTaskMs.toFixed(0)} ms`
 			);
 			// The control in the same section: what a plain script gets of this browser and these
-			// cores, read beside the page's ratio (docs/triage-cli.md).
+			// cores (docs/triage-cli.md).
 			const control = await chromiumControl({
 				dir: root,
 				executablePath: options.chromiumPath,
@@ -185,78 +217,53 @@ export async function triageSection(options = {}) {
 				rounds
 			});
 			const asReference = sameCounts(control.counts, reference);
-			const cold = reference.ms / control.coldMs;
-			const warm = reference.ms / control.warmMs;
+			const overControl = control.coldMs / page.ms;
 			log(
-				`    control: the reference's own work in ${page.workers} Chromium workers (each reading its range of the File; the engine's HMAC), fastest of ${rounds}: ${seconds(control.coldMs)} as they start, ${seconds(control.warmMs)} once warm; ratio reference / control ${cold.toFixed(2)} cold, ${warm.toFixed(2)} warm${asReference ? '' : " (counts NOT as the reference's)"}: what a plain script gets of this browser on these cores (the page also diagnoses, groups and draws)`
+				`    control: the reference's own work in ${page.workers} Chromium workers (each reading its range of the File), started 2 s before as the page's pool is, fastest of ${rounds}: ${seconds(control.coldMs)} on their first run, ${seconds(control.warmMs)} on their second${asReference ? '' : " (counts NOT as the reference's)"}`
 			);
 			rows.push(
-				[`Triage page's pool workers (Chromium)`, String(page.workers), '', null],
 				[
-					`Triage control: reference ÷ its own work in ${page.workers} Chromium workers (cold, warm)`,
-					`${cold.toFixed(2)}, ${warm.toFixed(2)}${asReference ? '' : ' (counts differ)'}`,
+					`Triage page, 100k requests (Chromium, ${page.workers} pool workers)`,
+					seconds(page.ms),
 					'',
 					null
 				],
 				[
-					'Triage ratio reference ÷ page (Chromium)',
-					ratio.toFixed(2),
-					`≥ ${TRIAGE_RATIO_TARGET}`,
-					ratio >= TRIAGE_RATIO_TARGET
+					`Triage page's Chromium control (first run, second run)`,
+					`${seconds(control.coldMs)}, ${seconds(control.warmMs)}${asReference ? '' : ' (counts differ)'}`,
+					'',
+					null
 				],
-				[
-					'Triage longest main-thread task',
-					`${page.longestTaskMs.toFixed(0)} ms`,
-					'≤ 50 ms',
-					page.longestTaskMs <= 50
-				]
+				floorRow(
+					log,
+					"the page's throughput ÷ its Chromium control's (100k requests)",
+					overControl.toFixed(2),
+					`page ${seconds(page.ms)}, control ${seconds(control.coldMs)}`,
+					`≥ ${FLOORS.pageOverControl}`,
+					overControl >= FLOORS.pageOverControl && asReference
+				),
+				floorRow(
+					log,
+					"longest main-thread task during the page's triage (PerformanceObserver longtask)",
+					page.longestTaskMs === 0 ? 'none over 50 ms' : `${page.longestTaskMs.toFixed(0)} ms`,
+					`the longest of ${rounds} runs`,
+					`≤ ${FLOORS.longestTaskMs} ms`,
+					page.longestTaskMs <= FLOORS.longestTaskMs
+				)
 			);
-		} else {
-			log(
-				'page in Chromium: not measured here (pass pageTriage once the /triage page exists); meanwhile the same worker, started as the page will start it:'
-			);
-			const worker = await chromiumWorkerTriage({
-				project: fileURLToPath(new URL('../..', import.meta.url)),
-				dir: root,
-				logPath,
-				keysText: made.keys,
-				engines: ['own', 'noble', 'subtle'],
-				// The engine the page uses as often as the reference; the others, for comparison, once.
-				rounds: { own: rounds + 1 }
-			});
-			for (const [engine, figure] of Object.entries(worker)) {
-				const same =
-					figure.groups.mismatch === expected.mismatch && figure.verdicts === expected.requests;
-				log(
-					`    Chromium worker, ${engine}: ${seconds(figure.ms)} from start to summary, ratio reference / worker ${(reference.ms / figure.ms).toFixed(2)}; ${longest(figure.longestTaskMs)}${same ? '' : ' (counts NOT as planted)'}`
+			if (options.siteOrigin !== undefined)
+				comparisons.push(
+					...(await pageMechanisms({
+						log,
+						root,
+						origin: options.siteOrigin,
+						chromiumPath: options.chromiumPath,
+						logPath,
+						keysText: made.keys,
+						requests: expected.requests,
+						rounds
+					}))
 				);
-			}
-			const own = worker.own;
-			if (own) {
-				const ratio = reference.ms / own.ms;
-				const other = (/** @type {string} */ engine) =>
-					worker[engine] ? seconds(worker[engine].ms) : 'n/a';
-				rows.push(
-					[
-						'Triage in a Chromium worker, 100k requests (own; noble; SubtleCrypto)',
-						`${seconds(own.ms)}; ${other('noble')}; ${other('subtle')}`,
-						'',
-						null
-					],
-					[
-						'Triage ratio reference ÷ Chromium worker (no page yet)',
-						ratio.toFixed(2),
-						`≥ ${TRIAGE_RATIO_TARGET}`,
-						ratio >= TRIAGE_RATIO_TARGET
-					],
-					[
-						'Triage longest main-thread task (worker driven, no page yet)',
-						own.longestTaskMs === 0 ? 'none over 50 ms' : `${own.longestTaskMs.toFixed(0)} ms`,
-						'≤ 50 ms',
-						own.longestTaskMs <= 50
-					]
-				);
-			}
 		}
 
 		const mismatchLog = join(root, 'mismatches.ndjson');
@@ -286,36 +293,9 @@ export async function triageSection(options = {}) {
 			null
 		]);
 
-		const hmac = await child([join(HERE, 'triage-engine.js'), 'hmac', '100000']);
-		const us = (/** @type {number} */ value) => `${value.toFixed(1)} µs`;
-		/** @param {Record<string, number | boolean>} figures */
-		const hmacLine = (figures) =>
-			`own ${us(Number(figures.ownUs))}, noble ${us(Number(figures.nobleUs))}, hash-wasm ${us(Number(figures.wasmUs))}, SubtleCrypto ${us(Number(figures.subtleUs))} one at a time and ${us(Number(figures.subtleInFlightUs))} with ${figures.inFlight} in flight${figures.agree ? '' : ' (the candidates DISAGREE)'}`;
-		log(
-			`one HMAC-SHA-1 (100,000, Node): ${hmacLine(hmac)}; node:crypto ${us(hmac.nodeCryptoUs)}; the core's hmac() (importKey and sign each time) ${us(hmac.coreHmacUs)}`
-		);
-		rows.push([
-			'HMAC-SHA-1 in Node: own, noble, hash-wasm, SubtleCrypto (256 in flight), node:crypto',
-			[hmac.ownUs, hmac.nobleUs, hmac.wasmUs, hmac.subtleInFlightUs, hmac.nodeCryptoUs]
-				.map(us)
-				.join(', '),
-			'',
-			null
-		]);
-		if (options.chromiumPath !== undefined) {
-			const browserHmac = await chromiumHmacs({ dir: root, executablePath: options.chromiumPath });
-			log(`one HMAC-SHA-1 (100,000, Chromium): ${hmacLine(browserHmac)}`);
-			rows.push([
-				'HMAC-SHA-1 in Chromium: own, noble, hash-wasm, SubtleCrypto (256 in flight)',
-				[browserHmac.ownUs, browserHmac.nobleUs, browserHmac.wasmUs, browserHmac.subtleInFlightUs]
-					.map((value) => us(Number(value)))
-					.join(', '),
-				'',
-				null
-			]);
-		}
-
-		rows.push(...(await cliSection({ log, root, rounds, requests: options.cliRequests })));
+		const cli = await cliSection({ log, root, rounds, requests: options.cliRequests });
+		rows.push(...cli.rows);
+		comparisons.unshift(...cli.comparisons);
 
 		await rm(logPath);
 		const bigPath = join(root, 'big.ndjson');
@@ -325,7 +305,10 @@ export async function triageSection(options = {}) {
 			seed: 3
 		});
 		await writeFile(keysPath, big.keys);
+		// The command as npm runs it (node --single-threaded-gc run.js), its pool on every core; its
+		// peak resident memory read from /proc (VmHWM, the threads included).
 		const pooled = await processPeak([
+			'--single-threaded-gc',
 			join(PROJECT, 'src', 'node', 'triage', 'run.js'),
 			bigPath,
 			'--keys',
@@ -337,20 +320,23 @@ export async function triageSection(options = {}) {
 		log(
 			`${MiB(big.bytes)} log (${big.expected.requests} requests), npm run triage on ${pooledSummary.workers} worker threads: ${seconds(pooled.ms)}, peak memory of the process (VmHWM) ${MiB(pooled.peak)}${pooledSummary.requests === big.expected.requests ? '' : ' (counts NOT as planted)'}`
 		);
-		rows.push([
-			`Triage pool's peak memory, ${MiB(big.bytes)} log (${pooledSummary.workers} threads)`,
-			MiB(pooled.peak),
-			`< ${MiB(POOL_MEMORY_LIMIT)}`,
-			pooled.peak < POOL_MEMORY_LIMIT && pooledSummary.requests === big.expected.requests
-		]);
+		rows.push(
+			floorRow(
+				log,
+				`the pool's peak memory (VmHWM), ${MiB(big.bytes)} log`,
+				MiB(pooled.peak),
+				`${pooledSummary.workers} threads, whole process`,
+				`< ${MiB(FLOORS.poolMemory)}`,
+				pooled.peak < FLOORS.poolMemory && pooledSummary.requests === big.expected.requests
+			)
+		);
 		const heap = await child([
 			`--max-old-space-size=${HEAP_LIMIT_MB}`,
 			'--expose-gc',
 			join(HERE, 'triage-engine.js'),
 			'run',
 			bigPath,
-			keysPath,
-			'own'
+			keysPath
 		]);
 		log(
 			`the same log on one thread under --max-old-space-size=${HEAP_LIMIT_MB}: ${seconds(heap.ms)}, peak heap ${MiB(heap.peakHeap)} (${MiB(heap.heapBefore)} before), peak RSS ${MiB(heap.peakRss)}`
@@ -361,6 +347,7 @@ export async function triageSection(options = {}) {
 			`< ${HEAP_LIMIT_MB} MiB`,
 			heap.requests === big.expected.requests
 		]);
+		rows.push(...mechanismRows(comparisons, log));
 		return rows;
 	} finally {
 		await rm(root, { recursive: true, force: true });
@@ -439,12 +426,14 @@ async function twoCores() {
 }
 
 /**
- * The command line on a log of 1,000,000 requests against the reference, both timed as whole
- * processes: `npm run triage -- LOG --keys KEYS --summary-only` (its bundle built beforehand by a
- * first run, as after any first use) and `node triage-reference.js LOG KEYS`; then the command on
- * 0, 1 and 2 threads for the scaling.
+ * The command line on a log of 1,000,000 requests, timed as whole processes in turn with its
+ * control (the reference's own work on as many threads) and the reference: `npm run triage -- LOG
+ * --keys KEYS --summary-only` (its bundle built beforehand by a first run, as after any first use),
+ * `node triage-control-threads.js` and `node triage-reference.js`; then the command's mechanisms
+ * with and without (mechanisms.js), and the command on 0 (this thread), 1 and 2 threads for the
+ * scaling.
  * @param {{ log: (text: string) => void, root: string, rounds: number, requests?: number }} options
- * @returns {Promise<Row[]>}
+ * @returns {Promise<{ rows: Row[], comparisons: import('./mechanisms.js').Comparison[] }>}
  */
 export async function cliSection({ log, root, rounds, requests = 1_000_000 }) {
 	const logPath = join(root, 'cli.ndjson');
@@ -465,8 +454,6 @@ export async function cliSection({ log, root, rounds, requests = 1_000_000 }) {
 	];
 	// The first run builds the bundle (node_modules/.cache/mac-triage) when the sources changed.
 	await timeProcess('npm', triageArgs(['--threads', '0']));
-	// The two in turn, reference then command, so that a change in the machine's speed during the
-	// section weighs on both alike; the fastest of each, and each pair's ratio besides.
 	/** @type {number[]} */
 	const references = [];
 	/** @type {number[]} */
@@ -476,12 +463,9 @@ export async function cliSection({ log, root, rounds, requests = 1_000_000 }) {
 	/** @type {unknown} */
 	let controlCounts;
 	const cores = [await twoCores()];
-	// At least three rounds: the host's noise moves one process's time by a third
-	// (docs/triage-cli.md). Each round runs the reference, its control and the command in turn.
+	// At least three rounds: the host's noise moves one process's time by a third. Each round runs
+	// the control, the command and the reference in turn.
 	for (let round = 0; round < Math.max(3, rounds); round++) {
-		references.push(
-			await timeProcess(process.execPath, [join(HERE, 'triage-reference.js'), logPath, keysPath])
-		);
 		const started = performance.now();
 		controlCounts = await child([
 			join(HERE, 'triage-control-threads.js'),
@@ -491,15 +475,15 @@ export async function cliSection({ log, root, rounds, requests = 1_000_000 }) {
 		]);
 		controls.push(performance.now() - started);
 		clis.push(await timeProcess('npm', triageArgs([])));
+		references.push(
+			await timeProcess(process.execPath, [join(HERE, 'triage-reference.js'), logPath, keysPath])
+		);
 	}
 	cores.push(await twoCores());
 	const reference = Math.min(...references);
 	const cli = Math.min(...clis);
-	const ratio = reference / cli;
-	const pairs = references.map((ms, round) => (ms / (clis[round] ?? ms)).toFixed(2));
 	const control = Math.min(...controls);
-	const controlRatio = reference / control;
-	const controlPairs = references.map((ms, round) => (ms / (controls[round] ?? ms)).toFixed(2));
+	const overControl = control / cli;
 	const asPlanted = sameCounts(
 		/** @type {import('./triage-reference-line.js').ReferenceCounts} */ (controlCounts),
 		made.expected
@@ -507,47 +491,65 @@ export async function cliSection({ log, root, rounds, requests = 1_000_000 }) {
 	const rate = (/** @type {number} */ ms) =>
 		`${Math.round((made.expected.requests * 1000) / ms)} requests/s`;
 	log(
-		`command line, ${made.expected.requests} requests (${MiB(made.bytes)}), whole processes, fastest of ${references.length} in turn: reference ${seconds(reference)} (${rate(reference)}), npm run triage on ${all} threads ${seconds(cli)} (${rate(cli)}); ratio reference / command ${ratio.toFixed(2)} (target >= ${CLI_RATIO_TARGET}); each pair's ratio ${pairs.join(', ')}`
+		`command line, ${made.expected.requests} requests (${MiB(made.bytes)}), whole processes, fastest of ${clis.length} in turn: npm run triage on ${all} threads ${seconds(cli)} (${rate(cli)}); each round's ${clis.map(seconds).join(', ')}`
 	);
 	log(
-		`    control: the reference's own work on ${all} threads (triage-control-threads.js), fastest of ${controls.length}: ${seconds(control)}; ratio reference / control ${controlRatio.toFixed(2)}, each round's ${controlPairs.join(', ')}${asPlanted ? '' : ' (counts NOT as planted)'}: what a plain script gets of these cores (the command also diagnoses, groups and tells nonces, and signs faster than node:crypto)`
+		`    control: the reference's own work on ${all} threads (triage-control-threads.js, node:crypto), ${seconds(control)} (${rate(control)}); each round's ${controls.map(seconds).join(', ')}${asPlanted ? '' : ' (counts NOT as planted)'}`
 	);
 	log(
-		`    two threads' work at once took ${cores.map((slowdown) => slowdown.toFixed(2)).join(' and ')} times one thread's alone, before and after (1.00: the machine gave two whole cores; on a shared host it can be 1.75)`
+		`    reference, one thread: ${seconds(reference)} (${rate(reference)}); reference / command ${(reference / cli).toFixed(2)}`
 	);
+	log(
+		`    two threads' work at once took ${cores.map((slowdown) => slowdown.toFixed(2)).join(' and ')} times one thread's alone, before and after (1.00: the machine gave two whole cores)`
+	);
+	const floor = floorRow(
+		log,
+		`the command line's throughput ÷ its thread control's (${made.expected.requests.toLocaleString('en')} requests)`,
+		overControl.toFixed(2),
+		`command ${seconds(cli)}, control ${seconds(control)} on ${all} threads`,
+		`≥ ${FLOORS.cliOverControl}`,
+		overControl >= FLOORS.cliOverControl && asPlanted
+	);
+	const comparisons = await cliMechanisms({
+		log,
+		root,
+		logPath,
+		keysPath,
+		requests: made.expected.requests,
+		rounds
+	});
 	/** @type {[number, number][]} threads (0: this thread) and wall time */
 	const scaling = [];
-	for (const threads of [0, 1, 2])
+	for (const threads of [1, 2])
 		scaling.push([threads, await timeProcess('npm', triageArgs(['--threads', String(threads)]))]);
 	scaling.push([all, cli]);
 	log(
-		`    scaling: ${scaling.map(([threads, ms]) => `${threads === 0 ? 'this thread' : `${threads} threads`} ${seconds(ms)} (${rate(ms)})`).join(', ')}`
+		`    scaling: ${scaling.map(([threads, ms]) => `${threads} threads ${seconds(ms)} (${rate(ms)})`).join(', ')}`
 	);
 	await rm(logPath);
-	return [
-		[
-			`Triage command line, ${made.expected.requests} requests, whole process (${all} threads)`,
-			seconds(cli),
-			'',
-			null
-		],
-		[
-			'Triage ratio reference ÷ command line (whole processes)',
-			ratio.toFixed(2),
-			`≥ ${CLI_RATIO_TARGET}`,
-			ratio >= CLI_RATIO_TARGET
-		],
-		[
-			`Triage control: reference ÷ its own work on ${all} threads (whole processes)`,
-			`${controlRatio.toFixed(2)}${asPlanted ? '' : ' (counts differ)'}`,
-			'',
-			null
-		],
-		[
-			`Triage command line: this thread; 1; 2; ${all} threads`,
-			scaling.map(([, ms]) => seconds(ms)).join('; '),
-			'',
-			null
+	return {
+		comparisons,
+		rows: [
+			[
+				`Triage command line, ${made.expected.requests} requests, whole process (${all} threads)`,
+				seconds(cli),
+				'',
+				null
+			],
+			[
+				`Triage command line's thread control (${all} threads, whole process)`,
+				`${seconds(control)}${asPlanted ? '' : ' (counts differ)'}`,
+				'',
+				null
+			],
+			['Triage reference ÷ command line (whole processes)', (reference / cli).toFixed(2), '', null],
+			floor,
+			[
+				`Triage command line: 1; 2; ${all} threads`,
+				scaling.map(([, ms]) => seconds(ms)).join('; '),
+				'',
+				null
+			]
 		]
-	];
+	};
 }

@@ -236,7 +236,6 @@ describe('the budget', () => {
 		const budget = Math.floor(whole.work / 2);
 		const runs = [
 			await diagnose(request, { budget, hmac: syncDigests() }),
-			await diagnose(request, { budget, hmac: syncDigests('noble') }),
 			await diagnose(request, { budget, hmac }),
 			await diagnose(request, { budget, hmac: syncDigests() })
 		];

@@ -67,7 +67,7 @@ export const NOW = (BASE_TS + 60) * 1000;
 
 /** A test run's settings: the keys given, the server's window, NOW, the engine's own HMAC. */
 export function runSettings(keys: string, output: PartOutput = 'batch') {
-	return { keys, windowSeconds: 300, nowMs: NOW, hmac: 'own' as const, output, revealKid: false };
+	return { keys, windowSeconds: 300, nowMs: NOW, output, revealKid: false };
 }
 
 const encoder = new TextEncoder();

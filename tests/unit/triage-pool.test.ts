@@ -2,9 +2,6 @@
 // workers that finish in any order, and put back together. Its answer must be the one-thread
 // engine's, verdict for verdict and count for count, however the log is cut and whichever worker
 // finishes first: the engine (triage(), already proven against the planted log) is the oracle.
-import { mkdtemp, open as openFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
@@ -21,7 +18,6 @@ import {
 import { ndjsonLine } from '$lib/triage/exports';
 import { LineSplitter } from '$lib/read/text-source';
 import { LineChunker, countLines, cut, plan, type LinePart } from '$lib/triage/pool/line-chunks';
-import { blobSource, lineBlocks } from '$lib/triage/pool/line-blocks';
 import { poolSize, runPool, type PoolWorker } from '$lib/triage/pool/pool';
 import { channelWorker, NOW, openChannel, pooled, runSettings } from './triage-pool-channel';
 import { triageLogText } from '../bench/triage-log.js';
@@ -33,9 +29,8 @@ const stream = (text: string | Uint8Array<ArrayBuffer>) =>
 
 /** What the summaries must share (time taken and the engine named aside). */
 function comparable(summary: TriageSummary) {
-	const { elapsedMs: _elapsed, hmac: _hmac, workers: _workers, ...rest } = summary;
+	const { elapsedMs: _elapsed, workers: _workers, ...rest } = summary;
 	void _elapsed;
-	void _hmac;
 	void _workers;
 	return rest;
 }
@@ -99,96 +94,6 @@ describe('cutting a log into parts', () => {
 			),
 			{ numRuns: 400 }
 		);
-	});
-
-	it('reads a file (the command line) or a File (the page) in line-aligned blocks of its own that go to the workers uncopied, cut as any blocks are', async () => {
-		const dir = await mkdtemp(join(tmpdir(), 'line-blocks-'));
-		try {
-			await fc.assert(
-				fc.asyncProperty(
-					logText,
-					fc.integer({ min: 1, max: 64 }),
-					fc.integer({ min: 1, max: 50 }),
-					fc.boolean(),
-					async (text, size, block, fromBlob) => {
-						const bytes = encoder.encode(text);
-						const path = join(dir, 'log');
-						await writeFile(path, bytes);
-						const file = fromBlob ? blobSource(new Blob([bytes])) : await openFile(path);
-						const chunker = new LineChunker(size, 0, 48);
-						const parts: LinePart[] = [];
-						const buffers = new Set<ArrayBufferLike>();
-						for await (const piece of lineBlocks(file, block) as unknown as AsyncIterable<
-							Uint8Array<ArrayBuffer>
-						>) {
-							// Each block in a buffer of its own, never shared with another block.
-							expect(buffers.has(piece.buffer)).toBe(false);
-							buffers.add(piece.buffer);
-							parts.push(...chunker.feedOwned(piece));
-						}
-						parts.push(...chunker.end());
-						// The stream closed the file at its end.
-						if (!fromBlob) expect((file as Awaited<ReturnType<typeof openFile>>).fd).toBe(-1);
-						const kept = parts.filter((part) => !part.tooLong);
-						if (kept.length === parts.length) expectWholeLines(text, bytes, parts);
-						else
-							// A line longer than the chunker keeps (48 bytes here) is dropped, as feed() drops it.
-							expect(parts.filter((part) => part.tooLong).every((part) => part.lines === 1)).toBe(
-								true
-							);
-						// Each part is moved to a worker with its buffer: no two parts share one.
-						const owners = kept
-							.filter((part) => part.bytes.length > 0)
-							.map((part) => part.bytes.buffer);
-						expect(new Set(owners).size).toBe(owners.length);
-					}
-				),
-				{ numRuns: 150 }
-			);
-		} finally {
-			await rm(dir, { recursive: true, force: true });
-		}
-	});
-
-	it('hands every block of a part’s size on uncopied when the part is as long as a line may be', async () => {
-		// As the command line runs it: blocks of a part's size, a part no longer than a line may be.
-		const dir = await mkdtemp(join(tmpdir(), 'line-blocks-'));
-		try {
-			const path = join(dir, 'log');
-			const lines = Array.from(
-				{ length: 400 },
-				(_, i) => `{"line":${i},"pad":"${'x'.repeat(i % 90)}"}\n`
-			);
-			await writeFile(path, lines.join(''));
-			const chunker = new LineChunker(1000, 0, 1000);
-			const buffers = new Set<ArrayBufferLike>();
-			const parts: LinePart[] = [];
-			for await (const piece of lineBlocks(await openFile(path), 1000) as unknown as AsyncIterable<
-				Uint8Array<ArrayBuffer>
-			>) {
-				buffers.add(piece.buffer);
-				parts.push(...chunker.feedOwned(piece));
-			}
-			parts.push(...chunker.end());
-			expect(parts.length).toBeGreaterThan(20);
-			expect(parts.every((part) => buffers.has(part.bytes.buffer))).toBe(true);
-			expect(parts.reduce((sum, part) => sum + part.lines, 0)).toBe(400);
-		} finally {
-			await rm(dir, { recursive: true, force: true });
-		}
-	});
-
-	it('gives a block it was given whole as one part, uncopied, and any other the way feed() does', () => {
-		const chunker = new LineChunker(4);
-		const block = encoder.encode('one\ntwo\nthree\n');
-		const [part] = chunker.feedOwned(block);
-		expect(part?.bytes).toBe(block);
-		expect(part).toMatchObject({ index: 0, linesBefore: 0, lines: 3, byteStart: 0 });
-		// No LF at its end: held and cut as feed() would, numbered on.
-		expect(chunker.feedOwned(encoder.encode('four\nfi'))).toMatchObject([
-			{ linesBefore: 3, lines: 1 }
-		]);
-		expect(chunker.end()).toMatchObject([{ linesBefore: 4, lines: 1, byteStart: 19 }]);
 	});
 
 	it('never ends a part between a CR and the LF that may follow it', () => {

@@ -1,17 +1,11 @@
 // The triage of a whole file: read (readers.ts), verify each request (verify.ts), diagnose each
 // mismatch, group (tally.ts). The same function runs in the page's worker and under Node; it
 // reports through callbacks, in batches, and stops as soon as its signal aborts.
-import { MacChecks, syncDigests, type MacCheckFactory } from './hmac';
+import { MacChecks, syncDigests } from './hmac';
 import { parseKeys, type Keyring } from './keys';
 import { readRequests, type LinesPart } from '$lib/read/readers';
 import { NonceLedger, Tally } from './tally';
-import type {
-	HmacEngine,
-	TriageFormat,
-	TriageProgress,
-	TriageSummary,
-	VerdictRecord
-} from './types';
+import type { TriageFormat, TriageProgress, TriageSummary, VerdictRecord } from './types';
 import { checkRequest, diagnoseMistake, unreadableRecord, type CheckContext } from './verify';
 import { TS_WINDOW_SECONDS } from '$lib/account-api/ts-window';
 import type { DiagnoseInput } from '$lib/diagnosis/diagnose';
@@ -22,15 +16,9 @@ export interface TriageOptions {
 	signal?: AbortSignal;
 	/** ±seconds a ts may differ from its logged time (by default the sandbox's: TS_WINDOW_SECONDS). */
 	windowSeconds?: number;
-	hmac?: HmacEngine;
-	/** Makes each mac_key's check instead of `hmac` (the command line's node:crypto, as 'node'). */
-	macCheck?: MacCheckFactory;
 	/** The stream is a part of a file of lines, as the triage's pool gives one (readers.ts). */
 	part?: LinesPart;
-	/**
-	 * Names the mistake of a mismatch (see diagnoseMistake), e.g. in a worker of its own beside the
-	 * bulk path; by default in this thread, its variants signed with `hmac`.
-	 */
+	/** Names the mistake of a mismatch (see diagnoseMistake); by default in this thread. */
 	diagnose?: (mismatch: DiagnoseInput) => Promise<string>;
 	/** Diagnoses running at once, while the verdicts behind the oldest wait (default 8). */
 	maxDiagnoses?: number;
@@ -105,22 +93,20 @@ export async function triage(
 ): Promise<TriageSummary> {
 	const started = performance.now();
 	const windowSeconds = options.windowSeconds ?? TS_WINDOW_SECONDS;
-	const engine = options.hmac ?? 'own';
 	const batchSize = options.batchSize ?? 2000;
 	const intervalMs = options.intervalMs ?? 100;
 	const { signal } = options;
 	const tally = new Tally(windowSeconds);
 	const context: CheckContext = {
 		keyring: typeof keys === 'string' ? parseKeys(keys).keyring : keys,
-		checks: new MacChecks(engine, options.macCheck),
+		checks: new MacChecks(),
 		nonces: options.nonces ?? new NonceLedger(),
 		windowSeconds,
 		nowMs: options.nowMs ?? Date.now(),
 		fastPath: options.fastPath !== false
 	};
-	// The diagnosis signs its variants with the same engine as the bulk path.
-	const digests =
-		engine === 'subtle' ? undefined : syncDigests(engine === 'noble' ? 'noble' : 'own');
+	// The diagnosis signs its variants with the same HMAC as the bulk path.
+	const digests = syncDigests();
 	const diagnose = options.diagnose ?? ((mismatch) => diagnoseMistake(mismatch, digests));
 	const maxDiagnoses = options.maxDiagnoses ?? 8;
 	const maxQueued = options.maxQueued ?? 4096;
@@ -140,7 +126,6 @@ export async function triage(
 			format: reading.format,
 			empty: reading.empty,
 			bytesRead: source.bytesRead,
-			hmac: engine,
 			elapsedMs: performance.now() - started,
 			cancelled
 		});
@@ -210,8 +195,7 @@ export async function triage(
 				let diagnosis: Promise<string> | null = null;
 				if (item.kind === 'unreadable') record = unreadableRecord(item.unreadable);
 				else {
-					let checked = checkRequest(item.request, context);
-					if (checked instanceof Promise) checked = await checked;
+					const checked = checkRequest(item.request, context);
 					record = checked.record;
 					if (checked.mismatch !== null) diagnosis = diagnose(checked.mismatch);
 				}

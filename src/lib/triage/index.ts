@@ -5,7 +5,6 @@
 // (groups) → exports (CSV, Markdown).
 
 export type {
-	HmacEngine,
 	KidCount,
 	TriageFormat,
 	TriageProgress,

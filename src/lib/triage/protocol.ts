@@ -1,21 +1,13 @@
 // The messages between the page and its triage worker, both sides: `serveTriage` runs in the
 // worker (worker.ts), `startTriage` on the page. A run is started with its input and keys, reports
 // its format, progress and verdicts in batches, and ends with its summary, also when cancelled.
-import type { Diagnose } from './diagnoser';
 import { triage, type TriageOptions } from './engine';
 import { PLAN_BYTES, plan, type PoolPlan } from './pool/line-chunks';
-import { blobSource, lineBlocks } from './pool/line-blocks';
 import { runPool, type PoolWorker } from './pool/pool';
 import { LEDGER_BYTES_PER_PAIR, NonceLedger } from './tally';
 import { TS_WINDOW_SECONDS } from '$lib/account-api/ts-window';
 import { decodeVerdicts, encodeVerdicts, transferables, type VerdictBatch } from './verdict-batch';
-import type {
-	HmacEngine,
-	TriageFormat,
-	TriageProgress,
-	TriageSummary,
-	VerdictRecord
-} from './types';
+import type { TriageFormat, TriageProgress, TriageSummary, VerdictRecord } from './types';
 
 /** What a run reads: a File (read with File.stream()), a stream of bytes, or a pasted text. */
 export type TriageInput = Blob | ReadableStream<Uint8Array> | string;
@@ -23,7 +15,7 @@ export type TriageInput = Blob | ReadableStream<Uint8Array> | string;
 export type TriageRunOptions = Pick<
 	TriageOptions,
 	'windowSeconds' | 'batchSize' | 'intervalMs' | 'nowMs'
-> & { hmac?: HmacEngine };
+>;
 
 /** Page → worker. */
 export type TriageCommand =
@@ -91,14 +83,13 @@ async function poolPlan(input: TriageInput): Promise<{ blob: Blob; plan: PoolPla
 }
 
 /**
- * The worker's side: runs each started triage and answers on the same port. `diagnose`, when
- * given, names the mistakes of runs that use the default HMAC (e.g. in a worker of its own).
- * `pool`, when given, starts the workers a big log of lines is split across (pool/pool.ts); it is
- * called once, on the first run that uses them.
+ * The worker's side: runs each started triage and answers on the same port. `pool`, when given,
+ * starts the workers a big log of lines is split across (pool/pool.ts); it is called once, on the
+ * first run that uses them.
  */
 export function serveTriage(
 	port: TriagePort<TriageCommand, TriageReport>,
-	{ diagnose, pool }: { diagnose?: Diagnose; pool?: () => PoolWorker[] } = {}
+	{ pool }: { pool?: () => PoolWorker[] } = {}
 ): void {
 	let workers: PoolWorker[] | null = null;
 	let poolBroken = false;
@@ -126,11 +117,7 @@ export function serveTriage(
 		};
 		void (async () => {
 			try {
-				const hmac = command.options?.hmac ?? 'own';
-				const pooled =
-					pool !== undefined && hmac !== 'subtle' && !poolBroken
-						? await poolPlan(command.input)
-						: null;
+				const pooled = pool !== undefined && !poolBroken ? await poolPlan(command.input) : null;
 				let released = false;
 				if (pooled !== null && live())
 					try {
@@ -139,17 +126,14 @@ export function serveTriage(
 						const partBytes = partBytesFor(pooled.blob.size, workers.length);
 						const summary = await runPool({
 							workers,
-							// Blocks of a part's size that end at a line break go to a worker uncopied, and the
-							// ledger is made at the size the log likely needs, not grown to it (as the CLI does).
-							stream: lineBlocks(blobSource(pooled.blob), partBytes),
-							ownedBlocks: true,
+							// The ledger is made at the size the log likely needs, not grown to it (as the CLI does).
+							stream: pooled.blob.stream(),
 							nonces: new NonceLedger(pooled.blob.size / LEDGER_BYTES_PER_PAIR),
 							plan: pooled.plan,
 							settings: {
 								keys: String(command.keys ?? ''),
 								windowSeconds: command.options?.windowSeconds ?? TS_WINDOW_SECONDS,
 								nowMs: command.options?.nowMs ?? Date.now(),
-								hmac,
 								output: 'batch',
 								revealKid: false
 							},
@@ -179,20 +163,12 @@ export function serveTriage(
 						workers = null;
 					}
 				const { stream, totalBytes } = streamOf(command.input);
-				const elsewhere =
-					diagnose !== undefined && (command.options?.hmac ?? 'own') === 'own'
-						? // Many at once: a diagnosis elsewhere is a message away, and the verdicts behind a
-							// slow one (the diagnosis worker's first, before its code is warm) wait in a long
-							// queue rather than stop the run.
-							{ diagnose, maxDiagnoses: 256, maxQueued: 16_384 }
-						: {};
 				const summary = await triage(stream, String(command.keys ?? ''), {
 					// Every 100 ms (the engine's interval) rather than every so many verdicts: the page keeps
 					// a batch's columns as they come and redraws once per batch, so fewer batches leave
 					// more of the machine to the run; the size only bounds what one batch holds.
 					batchSize: 32_768,
 					...command.options,
-					...elsewhere,
 					signal: controller.signal,
 					totalBytes,
 					onFormat: (format) => {

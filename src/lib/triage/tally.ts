@@ -1,7 +1,6 @@
 // Stage 3 of triage: the groups. Counts only, kept as the verdicts stream past, so that memory
 // grows with the number of kids and nonces, never with the verdicts themselves.
 import type {
-	HmacEngine,
 	KidCount,
 	TriageCounts,
 	TriageFormat,
@@ -264,7 +263,6 @@ export class Tally {
 		format: TriageFormat | null;
 		empty: boolean;
 		bytesRead: number;
-		hmac: HmacEngine;
 		elapsedMs: number;
 		cancelled: boolean;
 		workers?: number;

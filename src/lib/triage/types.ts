@@ -93,19 +93,11 @@ export interface TriageSummary {
 	otherKids: number;
 	/** The first request numbers of each group, to quote: keys are verdicts, mistake ids, 'clock', 'nonce'. */
 	examples: Record<string, number[]>;
-	hmac: HmacEngine;
 	/** Workers the log was split across (the pool: src/lib/triage/pool); 0 when one thread read it. */
 	workers: number;
 	elapsedMs: number;
 	cancelled: boolean;
 }
-
-/**
- * Which HMAC-SHA-1 the bulk path uses: hmac/sha1.ts's ('own', the figures favour it in a browser),
- * @noble/hashes's or SubtleCrypto's (both kept for comparison), or node:crypto's ('node': the
- * command line's pool, whose workers are given it; see MacChecks).
- */
-export type HmacEngine = 'own' | 'noble' | 'subtle' | 'node';
 
 /** The Summary's counts so far: those of a summary that grow while the verdicts come. */
 export type TriageCounts = Pick<

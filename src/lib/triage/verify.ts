@@ -53,14 +53,8 @@ export function unreadableRecord(unreadable: Unreadable, request?: LoggedRequest
 	};
 }
 
-/**
- * Verifies one request. Synchronous with the own or noble HMAC (the bulk path); a promise only
- * while SubtleCrypto is used.
- */
-export function checkRequest(
-	request: LoggedRequest,
-	context: CheckContext
-): Checked | Promise<Checked> {
+/** Verifies one request. */
+export function checkRequest(request: LoggedRequest, context: CheckContext): Checked {
 	const { number } = request;
 	// The common header and URL are read by the fast readers; the core reads (and words) the rest.
 	// The fast reader tells the header's shape (the likely client's input) in the same pass.
@@ -138,16 +132,9 @@ export function checkRequest(
 		(authorization.ext ?? '') +
 		'\n';
 	const mac = authorization.mac.trim();
-	const check = context.checks.for(macKey);
-	if (check instanceof Promise)
-		return check.then(async (ready) =>
-			decide(await ready(text, mac), record, request, authorization, macKey)
-		);
-	const matches = check(text, mac);
 	// A match, the common case, allocates nothing more.
-	if (matches === true) return { record, mismatch: null };
-	if (matches === false) return decide(false, record, request, authorization, macKey);
-	return matches.then((result) => decide(result, record, request, authorization, macKey));
+	if (context.checks.for(macKey)(text, mac)) return { record, mismatch: null };
+	return decide(false, record, request, authorization, macKey);
 }
 
 /** Where checkRequest's fast reader writes a header's shape (one object, reused). */

@@ -2,10 +2,7 @@
 //   new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' })
 // (Vite bundles it and its imports as a worker of its own) and talks to it through startTriage.
 // A big log of lines is split across a pool of workers, one per core (pool/pool.ts), which this
-// worker coordinates; anything else (a HAR, a small paste) it triages itself, its mismatches
-// diagnosed in a worker of their own where one can start (diagnoser.ts), started with this one.
-import { workerDiagnose } from './diagnoser';
-import { detachEarly } from './pool/detach-early';
+// worker coordinates; anything else (a HAR, a small paste) it triages itself.
 import { poolSize, type PoolReport, type PoolWorker } from './pool/pool';
 import { warmUpPool } from './pool/warm-up';
 import { serveTriage, type TriageCommand, type TriagePort, type TriageReport } from './protocol';
@@ -52,21 +49,11 @@ function startPool(): PoolWorker[] | undefined {
 }
 // Started now, with this worker, and warmed up while the page waits for a log (warm-up.ts); the
 // first run stops the warm-up.
-// Before the warm-up compiles anything: this worker transfers the parts (detach-early.ts).
-detachEarly();
 const poolWorkers = startPool();
 const warmUp = new AbortController();
 if (poolWorkers !== undefined) void warmUpPool(poolWorkers, warmUp.signal);
 
 serveTriage(globalThis as unknown as TriagePort<TriageCommand, TriageReport>, {
-	diagnose: canStartWorkers
-		? workerDiagnose(
-				() => new Worker(new URL('./diagnosis-worker.ts', import.meta.url), { type: 'module' }),
-				undefined,
-				// Loaded while the page waits for its first run.
-				{ startNow: true }
-			)
-		: undefined,
 	pool:
 		poolWorkers &&
 		(() => {

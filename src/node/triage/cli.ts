@@ -11,12 +11,10 @@ import { parseKeys, type KeyProblemCode, type Keyring } from '$lib/triage/keys';
 import { triage } from '$lib/triage/engine';
 import type { PoolPlan } from '$lib/triage/pool/line-chunks';
 import { poolFor, triageOnThreads } from './pool';
-import { lineBlocks } from '$lib/triage/pool/line-blocks';
-import { nodeMacCheck } from './node-hmac';
 import { LEDGER_BYTES_PER_PAIR, NonceLedger } from '$lib/triage/tally';
 import { encodeLedger, mergeParts, type PartSummary } from './merge';
 import { OutFile, identify, refusal, stdinIdentity, type Identity } from './out-file';
-import type { HmacEngine, TriageSummary } from '$lib/triage/types';
+import type { TriageSummary } from '$lib/triage/types';
 import { TS_WINDOW_SECONDS } from '$lib/account-api/ts-window';
 import { decodeText } from '$lib/read';
 import type { UnreadableCode } from '$lib/read/types';
@@ -39,7 +37,6 @@ in KEYFILE, and groups them by the mistake that explains each mismatch. FILE - i
                    (split by lines: split -n l/N), into the summary of the whole log
   --window SECONDS the server's ts window (default ${TS_WINDOW_SECONDS}; the spec does not state it)
   --reveal-kid     kids in full in the verdicts and the summary (masked by default)
-  --hmac ENGINE    own (default), noble, subtle or node (node:crypto)
   --threads N      worker threads a log of lines of 1 MiB or more is split across (default: one a
                    core, at least 2, at most 8); 0 reads it on this thread alone
   --help           this text
@@ -67,7 +64,6 @@ interface TriageArgs {
 	summaryOnly: boolean;
 	windowSeconds: number;
 	revealKid: boolean;
-	hmac: HmacEngine;
 	/** Worker threads of the pool; 0: none; null: one a core. */
 	threads: number | null;
 }
@@ -80,7 +76,7 @@ interface MergeArgs {
 }
 
 /** The options that take a value. */
-const VALUED = new Set(['--keys', '--out', '--window', '--hmac', '--threads']);
+const VALUED = new Set(['--keys', '--out', '--window', '--threads']);
 /** The options --merge reads; the others are for triaging a file. */
 const FOR_MERGE = new Set(['--json', '--reveal-kid', '--merge']);
 
@@ -121,9 +117,6 @@ export function parseArgs(
 	const window = given.get('--window') ?? String(TS_WINDOW_SECONDS);
 	if (typeof window !== 'string' || !/^\d+$/.test(window))
 		return `--window takes whole seconds, not "${window}".`;
-	const hmac = given.get('--hmac') ?? 'own';
-	if (hmac !== 'own' && hmac !== 'noble' && hmac !== 'subtle' && hmac !== 'node')
-		return `--hmac is own, noble, subtle or node, not "${hmac}".`;
 	const threads = given.get('--threads');
 	if (
 		threads !== undefined &&
@@ -150,7 +143,6 @@ export function parseArgs(
 		summaryOnly,
 		windowSeconds: Number(window),
 		revealKid,
-		hmac,
 		threads: threads === undefined ? null : Number(threads)
 	};
 }
@@ -339,12 +331,11 @@ async function run(
 		const stream =
 			file === null
 				? (io.stdin as () => ReadableStream<Uint8Array>)
-				: (blockBytes?: number) => {
+				: () => {
 						const opened = file as FileHandle;
-						// The stream owns the file from here and closes it. The pool gets line-aligned blocks of
-						// a part's size; one thread, a mebibyte at a time (fewer reads than 64 KiB blocks).
+						// The stream owns the file from here and closes it; a mebibyte at a time (fewer reads
+						// than 64 KiB blocks).
 						file = null;
-						if (blockBytes !== undefined) return lineBlocks(opened, blockBytes);
 						const blocks = createReadStream('', { fd: opened, highWaterMark: READ_BLOCK });
 						return Readable.toWeb(blocks) as ReadableStream<Uint8Array>;
 					};
@@ -422,8 +413,6 @@ async function triageInto(
 				? await triage(stream(), keyring, {
 						signal: stop.signal,
 						windowSeconds: args.windowSeconds,
-						hmac: args.hmac,
-						...(args.hmac === 'node' ? { macCheck: nodeMacCheck } : {}),
 						totalBytes: size,
 						nonces,
 						onVerdicts: async (records) => {
@@ -442,7 +431,6 @@ async function triageInto(
 						output: args.out !== null ? 'csv' : args.ndjson ? 'ndjson' : 'none',
 						threads: args.threads,
 						windowSeconds: args.windowSeconds,
-						hmac: args.hmac,
 						revealKid: args.revealKid,
 						size,
 						nonces,

@@ -199,7 +199,6 @@ export function mergeParts(parts: readonly Part[]): { summary: PartSummary } | s
 		// The whole is empty when every part is (an empty part of a split log says so itself).
 		empty: summaries.every((part) => part.empty === true),
 		bytesRead: summaries.reduce((sum, part) => sum + part.bytesRead, 0),
-		hmac: summaries[0]?.hmac ?? 'own',
 		elapsedMs: summaries.reduce((sum, part) => sum + (Number(part.elapsedMs) || 0), 0),
 		cancelled: summaries.some((part) => part.cancelled === true)
 	});

@@ -2,19 +2,13 @@
 // verdicts out, as the page's pool workers do. Started by pool.ts from the bundle
 // (src/build/triage-bundle.js), one per core.
 import { parentPort } from 'node:worker_threads';
-import { detachEarly } from '$lib/triage/pool/detach-early';
 import { servePool } from '$lib/triage/pool/serve';
 import type { PoolCommand } from '$lib/triage/pool/pool';
-import { nodeMacCheck } from './node-hmac';
 
-detachEarly();
 const port = parentPort;
 if (port !== null)
-	servePool(
-		{
-			postMessage: (report, transfer) =>
-				port.postMessage(report, (transfer ?? []) as unknown as ArrayBuffer[]),
-			onCommand: (listener) => port.on('message', (command: PoolCommand) => listener(command))
-		},
-		{ macCheck: nodeMacCheck }
-	);
+	servePool({
+		postMessage: (report, transfer) =>
+			port.postMessage(report, (transfer ?? []) as unknown as ArrayBuffer[]),
+		onCommand: (listener) => port.on('message', (command: PoolCommand) => listener(command))
+	});

@@ -4,12 +4,11 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { FileHandle } from 'node:fs/promises';
 import { PLAN_BYTES, plan, type PoolPlan } from '$lib/triage/pool/line-chunks';
-import { detachEarly } from '$lib/triage/pool/detach-early';
 import type { PartOutput } from '$lib/triage/pool/part';
 import { poolSize, runPool, type PoolReport, type PoolWorker } from '$lib/triage/pool/pool';
 import { POOL_MIN_BYTES, partBytesFor } from '$lib/triage/protocol';
 import type { NonceLedger } from '$lib/triage/tally';
-import type { HmacEngine, TriageSummary } from '$lib/triage/types';
+import type { TriageSummary } from '$lib/triage/types';
 
 export interface ThreadPool {
 	workers: PoolWorker[];
@@ -64,14 +63,13 @@ export async function poolFor(
  */
 export async function triageOnThreads(
 	pool: { plan: PoolPlan; thread: URL },
-	/** The file in blocks of about `blockBytes` that end at line breaks (lineBlocks). */
-	stream: (blockBytes: number) => ReadableStream<Uint8Array>,
+	/** The file from its start. */
+	stream: () => ReadableStream<Uint8Array>,
 	run: {
 		keysText: string;
 		output: PartOutput;
 		threads: number | null;
 		windowSeconds: number;
-		hmac: HmacEngine;
 		revealKid: boolean;
 		size: number | null;
 		nonces: NonceLedger;
@@ -79,21 +77,17 @@ export async function triageOnThreads(
 		write: (text: string) => Promise<void>;
 	}
 ): Promise<TriageSummary> {
-	// This thread transfers the parts: before its merging code is compiled (detach-early.ts).
-	detachEarly();
 	const threads = startThreads(pool.thread, run.threads ?? undefined);
 	const partBytes = partBytesFor(run.size ?? 0, threads.workers.length);
 	try {
 		return await runPool({
 			workers: threads.workers,
-			stream: stream(partBytes),
-			ownedBlocks: true,
+			stream: stream(),
 			plan: pool.plan,
 			settings: {
 				keys: run.keysText,
 				windowSeconds: run.windowSeconds,
 				nowMs: Date.now(),
-				hmac: run.hmac,
 				output: run.output,
 				revealKid: run.revealKid
 			},

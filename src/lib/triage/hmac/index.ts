@@ -1,19 +1,15 @@
-// HMAC-SHA-1 for the bulk path, three ways. SubtleCrypto costs an await per signature (and
-// importKey once per key); @noble/hashes computes each key's inner and outer state once and then
-// only hashes the base string, synchronously; sha1.ts does the same with its buffers reused and the
-// digest compared as words, with no Base64 written. `npm run bench -- --triage` measures the three:
-// sha1.ts is the fastest (about 3 times noble, which is an order of magnitude ahead of SubtleCrypto
-// per signature), so the engine uses it for the bulk path and for the SHA-1 variants a diagnosis
-// signs; noble and SubtleCrypto stay selectable. The playground's single signature and /verify's
-// diagnosis keep the core's SubtleCrypto hmac().
+// HMAC-SHA-1 for the triage: sha1.ts, each key's inner and outer state computed once, its buffers
+// reused and the digest compared with the header's mac as words, with no Base64 written. It signs
+// the bulk path and the SHA-1 variants a diagnosis tries; @noble/hashes signs the SHA-256 ones.
+// `npm run bench` times the triage with sha1.ts and with @noble/hashes in its place
+// (tests/bench/mechanisms.js). The playground's single signature and /verify's diagnosis keep the
+// core's SubtleCrypto hmac().
 import { hmac as nobleHmac } from '@noble/hashes/hmac.js';
-import { sha1 } from '@noble/hashes/legacy.js';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { MacInputError, toBase64, utf8Bytes, type Digest } from '$lib/mac';
+import { MacInputError, utf8Bytes, type Digest } from '$lib/mac';
 import type { DigestSigner } from '$lib/diagnosis/diagnose';
 import { utf8Into } from '$lib/mac/utf8-into';
 import { base64Of, HmacSha1 } from './sha1';
-import type { HmacEngine } from '../types';
 
 type HashName = Parameters<DigestSigner>[2];
 
@@ -21,7 +17,7 @@ type HashName = Parameters<DigestSigner>[2];
  * Whether a base string signed with one mac_key gives `mac` (the header's, trimmed): true exactly
  * when `mac` is the Base64 of the HMAC-SHA-1.
  */
-export type MacCheck = (baseString: string, mac: string) => boolean | Promise<boolean>;
+export type MacCheck = (baseString: string, mac: string) => boolean;
 
 // One buffer for the UTF-8 of every base string (at most 3 bytes a UTF-16 unit); a longer one gets its own.
 const scratchText = new Uint8Array(4096);
@@ -30,22 +26,6 @@ const scratchText = new Uint8Array(4096);
 function utf8Of(text: string): Uint8Array {
 	if (text.length * 3 > scratchText.length) return utf8Bytes(text);
 	return scratchText.subarray(0, utf8Into(text, scratchText));
-}
-
-/**
- * A noble HMAC keyed once; each base string costs a copy of the keyed state into the same scratch
- * objects and the hashing of its own bytes, with nothing allocated but the Base64 text.
- */
-export function nobleSigner(macKey: string): (baseString: string) => string {
-	const keyed = nobleHmac.create(sha1, utf8Bytes(macKey));
-	let scratch = keyed.clone();
-	const digest = new Uint8Array(keyed.outputLen);
-	return (baseString) => {
-		scratch = keyed._cloneInto(scratch);
-		scratch.update(utf8Of(baseString));
-		scratch.digestInto(digest);
-		return toBase64(digest);
-	};
 }
 
 /** sha1.ts's HMAC keyed once: a base string's digest compared with the mac as words. */
@@ -81,12 +61,11 @@ class LazyDigest implements Digest {
 }
 
 /**
- * The core's hmac() computed synchronously, for a diagnosis's variants: SHA-1 by sha1.ts ('own') or
- * noble, SHA-256 by noble. Each distinct key (as given, trimmed, decoded…) and hash is keyed once
- * and kept, so a variant costs the hashing of its base string. Fails where hmac() fails: on an
- * empty key.
+ * The core's hmac() computed synchronously, for a diagnosis's variants: SHA-1 by sha1.ts, SHA-256
+ * by noble. Each distinct key (as given, trimmed, decoded…) and hash is keyed once and kept, so a
+ * variant costs the hashing of its base string. Fails where hmac() fails: on an empty key.
  */
-export function syncDigests(engine: 'own' | 'noble' = 'own'): DigestSigner {
+export function syncDigests(): DigestSigner {
 	const keyed = new Map<string, KeyedSigner>();
 	// The same signers by the key as given (a text key by its text, key bytes by identity) and hash:
 	// a diagnosis alternates between a few keys hundreds of times, and this spares each switch
@@ -114,10 +93,7 @@ export function syncDigests(engine: 'own' | 'noble' = 'own'): DigestSigner {
 					byKey['SHA-256'].clear();
 				}
 				const bytes = typeof key === 'string' ? utf8Bytes(key) : key;
-				signer =
-					hash === 'SHA-1' && engine === 'own'
-						? ownKeyed(bytes)
-						: nobleKeyed(hash === 'SHA-256' ? sha256 : sha1, bytes);
+				signer = hash === 'SHA-1' ? ownKeyed(bytes) : nobleKeyed(sha256, bytes);
 				keyed.set(id, signer);
 			}
 			if (byKey[hash].size >= MAX_KEYED) byKey[hash].clear();
@@ -159,7 +135,7 @@ function ownKeyed(key: Uint8Array): KeyedSigner {
 	};
 }
 
-function nobleKeyed(hash: typeof sha1 | typeof sha256, key: Uint8Array): KeyedSigner {
+function nobleKeyed(hash: typeof sha256, key: Uint8Array): KeyedSigner {
 	const state: Keyed = nobleHmac.create(hash, key);
 	const scratch = state._cloneInto();
 	const utf8 = (bytes: Uint8Array, length: number) => {
@@ -184,56 +160,15 @@ function hexOf(bytes: Uint8Array): string {
 	return hex;
 }
 
-/** SubtleCrypto with the key imported once; one await per base string. */
-export async function subtleSigner(
-	macKey: string
-): Promise<(baseString: string) => Promise<string>> {
-	const key = await crypto.subtle.importKey(
-		'raw',
-		utf8Bytes(macKey),
-		{ name: 'HMAC', hash: 'SHA-1' },
-		false,
-		['sign']
-	);
-	return async (baseString) =>
-		toBase64(new Uint8Array(await crypto.subtle.sign('HMAC', key, utf8Bytes(baseString))));
-}
-
-/** A check made by the caller for each mac_key (node:crypto's, which this browser code cannot import). */
-export type MacCheckFactory = (macKey: string) => MacCheck;
-
-function macCheck(engine: HmacEngine, macKey: string): MacCheck | Promise<MacCheck> {
-	if (engine === 'own') return ownCheck(macKey);
-	if (engine === 'node') throw new Error("the 'node' HMAC is given by the caller (MacChecks)");
-	if (engine === 'noble') {
-		const sign = nobleSigner(macKey);
-		return (baseString, mac) => sign(baseString) === mac;
-	}
-	return subtleSigner(macKey).then(
-		(sign) => async (baseString: string, mac: string) => (await sign(baseString)) === mac
-	);
-}
-
 /** One check per distinct mac_key, made on first use. */
 export class MacChecks {
-	#checks = new Map<string, MacCheck | Promise<MacCheck>>();
-	constructor(
-		readonly engine: HmacEngine = 'own',
-		/** Makes the checks instead of `engine` ('node' needs it). */
-		readonly factory?: MacCheckFactory
-	) {}
+	#checks = new Map<string, MacCheck>();
 
-	/** The check for a mac_key; a promise only the first time a SubtleCrypto key is imported. */
-	for(macKey: string): MacCheck | Promise<MacCheck> {
+	for(macKey: string): MacCheck {
 		let check = this.#checks.get(macKey);
 		if (check === undefined) {
-			check = this.factory ? this.factory(macKey) : macCheck(this.engine, macKey);
+			check = ownCheck(macKey);
 			this.#checks.set(macKey, check);
-			if (check instanceof Promise)
-				check.then(
-					(ready) => this.#checks.set(macKey, ready),
-					() => this.#checks.delete(macKey)
-				);
 		}
 		return check;
 	}

@@ -159,23 +159,6 @@ export class LineChunker {
 		return parts;
 	}
 
-	/**
-	 * The parts complete with this block, which the caller gives away (no other view of its buffer is
-	 * used again): a block that ends at an LF, with nothing held before it, is a part as it is, not
-	 * copied. Any other block is cut as feed() cuts it, and so is one longer than a line may be (it
-	 * may hold a line that feed() would drop).
-	 */
-	feedOwned(block: Uint8Array<ArrayBuffer>): LinePart[] {
-		if (
-			this.#heldBytes > 0 ||
-			this.#dropping ||
-			block.length > this.#tooLong ||
-			block[block.length - 1] !== LF
-		)
-			return this.feed(block);
-		return [this.#partOf(block, false)];
-	}
-
 	/** The last part: what is held (its last line without a break). */
 	end(): LinePart[] {
 		if (this.#dropping) {

@@ -3,11 +3,10 @@
 // with what the coordinator needs to finish them: the kid and nonce pair of each request, since a
 // nonce may have been used in an earlier part that another worker read (merge.ts).
 import { triage } from '../engine';
-import type { MacCheckFactory } from '../hmac';
 import { csvRowWithNonceAt, ndjsonLineWithNonceAt } from '../exports';
 import { parseKeys, type Keyring } from '../keys';
 import { NonceLedger, Tally } from '../tally';
-import type { HmacEngine, TriageSummary, VerdictRecord } from '../types';
+import type { TriageSummary, VerdictRecord } from '../types';
 import { encodeVerdicts, transferables, type VerdictBatch } from '../verdict-batch';
 import { unreadableRecord } from '../verify';
 import type { PoolPlan } from './line-chunks';
@@ -21,7 +20,6 @@ export interface PartSettings {
 	keys: string;
 	windowSeconds: number;
 	nowMs: number;
-	hmac: HmacEngine;
 	output: PartOutput;
 	revealKid: boolean;
 }
@@ -122,7 +120,7 @@ const keyrings = new WeakMap<PartSettings, Keyring>();
 export async function triagePart(
 	task: PartTask,
 	settings: PartSettings,
-	options: { macCheck?: MacCheckFactory; signal?: AbortSignal } = {}
+	options: { signal?: AbortSignal } = {}
 ): Promise<PartResult> {
 	let keyring = keyrings.get(settings);
 	if (keyring === undefined) {
@@ -142,7 +140,6 @@ export async function triagePart(
 		part: { format: settings.plan.format, encoding: 'utf-8', linesBefore: task.linesBefore },
 		windowSeconds: settings.windowSeconds,
 		nowMs: settings.nowMs,
-		hmac: settings.hmac,
 		nonces: ledger,
 		// The part's verdicts are posted together, but taken from the engine a batch at a time and
 		// kept only as what the run wants of them (text, columns or numbers): a part's records are
@@ -151,7 +148,6 @@ export async function triagePart(
 		intervalMs: Number.POSITIVE_INFINITY,
 		onVerdicts: (batch) => collected.add(batch)
 	};
-	if (options.macCheck) triageOptions.macCheck = options.macCheck;
 	if (options.signal) triageOptions.signal = options.signal;
 	const summary = await triage(bytesStream(task.bytes), keyring, triageOptions);
 	return finish(task.index, collected, summary, ledger, settings);
@@ -254,7 +250,6 @@ export function recordsResult(
 		format: settings.plan.format,
 		empty: false,
 		bytesRead: 0,
-		hmac: settings.hmac,
 		elapsedMs: 0,
 		cancelled: false
 	});

@@ -1,7 +1,6 @@
 // The page's pool worker: started by the triage worker (worker.ts) as
 //   new Worker(new URL('./pool/pool-worker.ts', import.meta.url), { type: 'module' })
 // once per core, and fed parts of a log by runPool (pool.ts).
-import { detachEarly } from './detach-early';
 import { servePool } from './serve';
 import type { PoolCommand, PoolReport } from './pool';
 
@@ -9,7 +8,6 @@ const scope = globalThis as unknown as {
 	postMessage(report: PoolReport, transfer?: Transferable[]): void;
 	addEventListener(type: 'message', listener: (event: MessageEvent<PoolCommand>) => void): void;
 };
-detachEarly();
 // Started with the triage worker, before a log is chosen, which warms it up (warm-up.ts).
 servePool({
 	postMessage: (report, transfer) => scope.postMessage(report, transfer ?? []),

@@ -56,11 +56,6 @@ export interface PoolRunOptions {
 	/** After a part is released, at most every `intervalMs`, and at the end. */
 	onProgress?: (progress: TriageProgress) => void;
 	intervalMs?: number;
-	/**
-	 * Each block the stream gives is the pool's to give away (a buffer of its own, as lineBlocks
-	 * reads them): one that ends at a line break goes to a worker as it is, not copied.
-	 */
-	ownedBlocks?: boolean;
 	/** A faster byte search than the TypedArray's, where there is one (Node's Buffer). */
 	indexOf?: IndexOf;
 	/** The table of kid and nonce pairs, given: the caller reads it after the run (--json). */
@@ -186,7 +181,6 @@ export async function runPool(options: PoolRunOptions): Promise<TriageSummary> {
 			format: plan.format,
 			empty: false,
 			bytesRead,
-			hmac: settings.hmac,
 			elapsedMs: performance.now() - started,
 			cancelled: wasCancelled,
 			workers: workers.length
@@ -219,11 +213,7 @@ export async function runPool(options: PoolRunOptions): Promise<TriageSummary> {
 					block = block.subarray(skipped);
 					skip -= skipped;
 				}
-				ready.push(
-					...(options.ownedBlocks === true
-						? chunker.feedOwned(block as Uint8Array<ArrayBuffer>)
-						: chunker.feed(block))
-				);
+				ready.push(...chunker.feed(block));
 			}
 			dispatch();
 		}

@@ -1,6 +1,5 @@
 // A pool worker's side of the messages (pool.ts): the settings of each run, then its parts, each
 // answered with its result (or why it failed); a cancel stops the run's part being read.
-import type { MacCheckFactory } from '../hmac';
 import { resultTransferables, triagePart, type PartSettings } from './part';
 import type { PoolCommand, PoolReport } from './pool';
 
@@ -13,7 +12,7 @@ export interface PoolScope {
 /** Runs settings kept at once: a run's follow the previous one's out. */
 const RUNS_KEPT = 4;
 
-export function servePool(scope: PoolScope, options: { macCheck?: MacCheckFactory } = {}): void {
+export function servePool(scope: PoolScope): void {
 	const runs = new Map<number, { settings: PartSettings; stop: AbortController }>();
 	// One part at a time, in the order given: a worker is one core's worth.
 	let queue: Promise<void> = Promise.resolve();
@@ -31,13 +30,7 @@ export function servePool(scope: PoolScope, options: { macCheck?: MacCheckFactor
 			const run = runs.get(command.run);
 			if (run === undefined || run.stop.signal.aborted) return;
 			try {
-				const result = await triagePart(command, run.settings, {
-					// The caller's HMAC (node:crypto in a thread) only where the run asks for it.
-					...(run.settings.hmac === 'node' && options.macCheck
-						? { macCheck: options.macCheck }
-						: {}),
-					signal: run.stop.signal
-				});
+				const result = await triagePart(command, run.settings, { signal: run.stop.signal });
 				if (run.stop.signal.aborted) return;
 				scope.postMessage(
 					{ type: 'result', run: command.run, result },

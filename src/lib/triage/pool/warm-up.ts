@@ -80,7 +80,6 @@ export const WARM_UP_SETTINGS: PartSettings = {
 	keys: KIDS.map((kid) => `${kid} ${KEY}-${kid}`).join('\n'),
 	windowSeconds: TS_WINDOW_SECONDS,
 	nowMs: FIRST_TS * 1000,
-	hmac: 'own',
 	output: 'batch',
 	revealKid: false
 };
@@ -90,7 +89,7 @@ export const WARM_UP_SETTINGS: PartSettings = {
  * LF. A nonce used twice is the line before's, so a block starts with a line that is not one.
  */
 export function warmUpLines(from: number, to: number): string {
-	const sign = syncDigests('own');
+	const sign = syncDigests();
 	let text = '';
 	let last = { kid: KIDS[0] as string, nonce: 'n0x' };
 	for (let index = from; index < to; index++) {
@@ -147,7 +146,7 @@ export const WARM_UP_LINES = 24_000;
 /** Lines of a block of the warm-up log, made as the pool asks: its workers start on the first. */
 const WARM_UP_BLOCK_LINES = 2000;
 
-/** The warm-up log as a stream of blocks that each end at a line break (as lineBlocks gives them). */
+/** The warm-up log as a stream of blocks that each end at a line break. */
 function warmUpStream(lines: number): ReadableStream<Uint8Array> {
 	const encoder = new TextEncoder();
 	let from = 0;
@@ -178,7 +177,6 @@ export async function warmUpPool(
 		await runPool({
 			workers,
 			stream: warmUpStream(lines),
-			ownedBlocks: true,
 			plan,
 			settings,
 			// Each block (2,000 lines, about 470 kB, ending at a line break) goes to a worker as one
