@@ -270,7 +270,7 @@ function timeNpm(cwd, args) {
 }
 
 /**
- * @typedef {{ id: string, name: string, figure: string, withMs: number, withoutMs: number, gain: number, kept: boolean, rounds: [number, number][], cpu: [number, number] | null }} Comparison
+ * @typedef {{ id: string, name: string, figure: string, withMs: number, withoutMs: number, gain: number, kept: boolean, rounds: [number, number][], cpu: [number, number] | null, note?: string }} Comparison
  */
 
 /**
