@@ -1,7 +1,7 @@
 import { TS_WINDOW_SECONDS } from '$lib/account-api/ts-window';
 import { MAX_CONNECTIONS } from '../http/serve';
 import { DEFAULT_ALLOWED_ORIGINS } from '$lib/http/origins';
-import { DEMO_ACCOUNTS } from '$lib/sandbox/accounts';
+import { ACCOUNTS_FILE_EXAMPLE, DEMO_ACCOUNTS } from '$lib/sandbox/accounts';
 import { parseFault, type FaultRule } from './faults';
 
 export const DEFAULT_PORT = 8787;
@@ -52,12 +52,7 @@ Accounts file (--accounts): a JSON array with one object per account.
   openid, unionid           strings; when left out, made up from the kid (openid with client_id)
   name, avatar              strings of the detailed profile; empty when left out
 Example, accounts.json:
-  [
-    { "kid": "ci-kid-1", "mac_key": "ci-secret-1", "client_id": "my-client",
-      "scopes": ["basic_info", "public_profile"], "name": "Ada" },
-    { "kid": "ci-kid-2", "mac_key": "ci-secret-2", "client_id": "my-client",
-      "scopes": ["basic_info"], "state": "revoked" }
-  ]
+${ACCOUNTS_FILE_EXAMPLE.replace(/^/gm, '  ')}
 
 Example:
   node sandbox-server.mjs --port 8787 --accounts accounts.json --fault server_error:first=1
