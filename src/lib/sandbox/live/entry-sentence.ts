@@ -11,7 +11,8 @@ import type { JournalEntry } from '../journal';
  */
 export function diagnosisParts(header: string): Map<string, string> {
 	const parts = new Map<string, string>();
-	for (const match of header.matchAll(/([a-z-]+)=("(?:[^"\\]|\\.)*"|[^;]*)/g)) {
+	// The server writes a few hundred characters; a cap keeps a hostile stream's entry linear.
+	for (const match of header.slice(0, 4096).matchAll(/([a-z-]+)=("(?:[^"\\]|\\.)*"|[^;]*)/g)) {
 		const [, name = '', raw = ''] = match;
 		parts.set(name, raw.startsWith('"') ? raw.slice(1, -1) : raw.trim());
 	}
