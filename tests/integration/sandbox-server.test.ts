@@ -210,12 +210,12 @@ for (const launch of LAUNCHES) {
 				const options = await readFile(join(ROOT, 'src/node/sandbox-server/options.ts'), 'utf8');
 				const read = [...options.matchAll(/flag === '(--[a-z-]+)'/g)].map((match) => match[1]!);
 				expect(read.length).toBeGreaterThan(10);
-				for (const option of read) expect(ran.stdout).toMatch(new RegExp(`^  ${option}\\b`, 'm'));
+				for (const option of read) expect(ran.stdout).toMatch(new RegExp(`^ {2}${option}\\b`, 'm'));
 				const format = ran.stdout.slice(ran.stdout.indexOf('Accounts file (--accounts)'));
 				for (const field of ['kid', 'mac_key', 'client_id', 'scopes', 'state', 'openid', 'name'])
-					expect(format).toMatch(new RegExp(`^  (?:[a-z_]+, )*${field}\\b`, 'm'));
+					expect(format).toMatch(new RegExp(`^ {2}(?:[a-z_]+, )*${field}\\b`, 'm'));
 				expect(ran.stdout).toMatch(/^Example, accounts\.json:$/m);
-				expect(ran.stdout).toMatch(/^  node sandbox-server\.mjs --port \d+ --accounts /m);
+				expect(ran.stdout).toMatch(/^ {2}node sandbox-server\.mjs --port \d+ --accounts /m);
 				// Someone with only the downloaded file has no README and no npm scripts.
 				expect(ran.stdout).not.toMatch(/README|npm run/);
 				expect(ran.stdout).not.toContain('listening http://127.0.0.1:8787\n');

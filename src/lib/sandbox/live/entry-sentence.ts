@@ -7,14 +7,26 @@ import type { JournalEntry } from '../journal';
 
 /**
  * The parts of an X-Sandbox-Diagnosis header (`reason=…; mistake=…; signed=…; hint="…"`) by name.
- * A quoted value may hold `;`; a part without `=` is skipped.
+ * A quoted value may hold `;` and `:`; text without `=` is skipped. One pass over the first 4 kB
+ * (the server writes a few hundred characters), so a hostile stream's entry costs little.
  */
 export function diagnosisParts(header: string): Map<string, string> {
 	const parts = new Map<string, string>();
-	// The server writes a few hundred characters; a cap keeps a hostile stream's entry linear.
-	for (const match of header.slice(0, 4096).matchAll(/([a-z-]+)=("(?:[^"\\]|\\.)*"|[^;]*)/g)) {
-		const [, name = '', raw = ''] = match;
-		parts.set(name, raw.startsWith('"') ? raw.slice(1, -1) : raw.trim());
+	const text = header.slice(0, 4096);
+	let from = 0;
+	for (let equals = text.indexOf('='); equals >= 0; equals = text.indexOf('=', from)) {
+		const name = text.slice(Math.max(from, text.lastIndexOf(';', equals) + 1), equals).trim();
+		let value: string;
+		if (text[equals + 1] === '"') {
+			const close = text.indexOf('"', equals + 2);
+			from = close < 0 ? text.length : close + 1;
+			value = text.slice(equals + 2, close < 0 ? text.length : close);
+		} else {
+			const semicolon = text.indexOf(';', equals);
+			from = semicolon < 0 ? text.length : semicolon;
+			value = text.slice(equals + 1, from).trim();
+		}
+		if (/^[a-z-]+$/.test(name)) parts.set(name, value);
 	}
 	return parts;
 }
