@@ -1,9 +1,19 @@
-// How a kid is masked wherever a case leaves the page (the case file, a triage's exports): in a
-// module of its own, without messages, so the command line can use it too.
+// How a kid is masked wherever it leaves a person's screen (the case file, a share link, a triage's
+// table and exports, the sandbox server's journal and recording): the one home of the mask, in a
+// module of its own, without messages, so that the command line and the servers use it too.
 
-/** First 4 and last 2 characters of a long kid, which is enough to tell two tokens apart. */
+/**
+ * The kid's first and last characters around `...`: the first 4 and last 2 of a kid of 10 or more,
+ * fewer of a shorter one, so that two kids read as two (a fixed `<kid>`
+ * would make every kid of a short-kid vendor one row). Of a kid under 10 characters, at most half
+ * shows; of one of 1 or 2 characters, its first.
+ */
 export function maskKid(kid: string): string {
-	return kid.length >= 10 ? `${kid.slice(0, 4)}...${kid.slice(-2)}` : '<kid>';
+	const chars = Array.from(kid);
+	const length = chars.length;
+	const prefix = length >= 10 ? 4 : Math.max(1, Math.floor(length / 3));
+	const suffix = length >= 10 ? 2 : length >= 4 ? 1 : 0;
+	return `${chars.slice(0, prefix).join('')}...${chars.slice(length - suffix).join('')}`;
 }
 
 /** Every occurrence of the kid masked, unless it is to be shown or too short to find safely. */
@@ -12,3 +22,4 @@ export function masker(kid: string, revealKid: boolean): (text: string) => strin
 		? (text) => text
 		: (text) => text.split(kid).join(maskKid(kid));
 }
+
