@@ -37,6 +37,13 @@ describe('maskKid', () => {
 		expect(maskKid('ab')).toBe('a...');
 	});
 
+	it('leaves a masked kid as it is (a recording triaged), so that it names the same kid', () => {
+		for (const kid of [KID, 'short', 'ab', 'demo-kid-profile-4f1c'])
+			expect(maskKid(maskKid(kid))).toBe(maskKid(kid));
+		// A kid with dots that is not a mask is masked.
+		expect(maskKid('a.b.c.d.e.f.g')).toBe('a.b.....g');
+	});
+
 	it('keeps kids that differ at either end apart, and never shows half of a short kid', () => {
 		const kids = ['kid-1', 'kid-2', 'a-kid', 'b-kid', 'user-0001-a', 'user-0001-b', 'x1', 'y1'];
 		expect(new Set(kids.map(maskKid)).size).toBe(kids.length);

@@ -2,6 +2,9 @@
 // table and exports, the sandbox server's journal and recording): the one home of the mask, in a
 // module of its own, without messages, so that the command line and the servers use it too.
 
+/** What maskKid writes: at most 4 characters, `...`, at most 2 (none of them a dot). */
+const MASKED = /^[^.]{1,4}\.\.\.[^.]{0,2}$/u;
+
 /**
  * The kid's first and last characters around `...`: the first 4 and last 2 of a kid of 10 or more,
  * fewer of a shorter one, so that two kids read as two (a fixed `<kid>`
@@ -9,6 +12,8 @@
  * shows; of one of 1 or 2 characters, its first.
  */
 export function maskKid(kid: string): string {
+	// Masked already (a recording's kid, triaged): as it is, not masked again into another.
+	if (MASKED.test(kid)) return kid;
 	const chars = Array.from(kid);
 	const length = chars.length;
 	const prefix = length >= 10 ? 4 : Math.max(1, Math.floor(length / 3));

@@ -6,7 +6,7 @@ import { createReadStream } from 'node:fs';
 import { open, readFile, realpath, type FileHandle } from 'node:fs/promises';
 import { constants } from 'node:os';
 import { Readable } from 'node:stream';
-import { CSV_HEADER, csvRow, ndjsonLine, summaryMarkdown } from '$lib/triage/exports';
+import { CSV_HEADER, FORMAT_NAMES, csvRow, ndjsonLine, summaryMarkdown } from '$lib/triage/exports';
 import { parseKeys, type KeyProblemCode, type Keyring } from '$lib/triage/keys';
 import { triage } from '$lib/triage/engine';
 import type { PoolPlan } from '$lib/triage/pool/line-chunks';
@@ -472,7 +472,7 @@ async function triageInto(
 			// Text, but no request in it: the wrong file, or one decoded wrong. Never a quiet exit 0.
 			if (args.json) await say(`${JSON.stringify({ ...result, verdicts: null }, null, 2)}\n`);
 			return fail(
-				`${name} holds no signed request: ${summary.bytesRead} bytes read as ${summary.format ?? 'text'}, ${summary.skipped} lines or entries, none with an Authorization: MAC header. Check that it is the log of the calls, saved as text (UTF-8 or UTF-16).`
+				`${name} holds no signed request: ${summary.bytesRead} bytes read as ${summary.format === null ? 'text' : FORMAT_NAMES[summary.format]}, ${summary.skipped} lines or entries, none with an Authorization: MAC header. Check that it is the log of the calls, saved as text (UTF-8 or UTF-16).`
 			);
 		}
 		try {
