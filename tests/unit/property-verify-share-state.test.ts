@@ -5,7 +5,6 @@ import { maskKid } from '$lib/diagnosis/mask-kid';
 import { describe, expect, it } from 'vitest';
 import { authorizationHeader, curlCommand, requestTarget } from '$lib/mac';
 import {
-	KID_PLACEHOLDER,
 	decodeShareState,
 	encodeShareState,
 	requestForLink,

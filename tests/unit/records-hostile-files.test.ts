@@ -280,13 +280,16 @@ describe('a log rotated as .gz, a stray mark, NUL bytes, no request at all', () 
 	it.each([
 		['FF FE', [0xff, 0xfe]],
 		['FE FF', [0xfe, 0xff]]
-	])('a UTF-16 mark (%s) before lines in UTF-8 is a stray mark: the lines are read', async (_, mark) => {
-		for (const size of [1, 3, 65_536]) {
-			const result = await run(Uint8Array.from([...mark, ...utf8(log)]), size);
-			expect(result.summary.format).toBe('log-lines');
-			expect(rows(result)).toEqual({ verdicts: 20, matches: 20, unreadable: [] });
+	])(
+		'a UTF-16 mark (%s) before lines in UTF-8 is a stray mark: the lines are read',
+		async (_, mark) => {
+			for (const size of [1, 3, 65_536]) {
+				const result = await run(Uint8Array.from([...mark, ...utf8(log)]), size);
+				expect(result.summary.format).toBe('log-lines');
+				expect(rows(result)).toEqual({ verdicts: 20, matches: 20, unreadable: [] });
+			}
 		}
-	});
+	);
 
 	it('a UTF-16 mark before UTF-16 text in Chinese and ASCII is still UTF-16', async () => {
 		const text = `日志日志日志 ${log}`;

@@ -126,7 +126,7 @@ describe('kids in the exports', () => {
 		return `curl 'https://open.tapapis.cn${uri}' -H 'Authorization: MAC id="${kid}",ts="${ts}",nonce="${nonce}",mac="${mac}"'`;
 	}
 
-	it('keep short kids apart, masked, in the Summary\'s Kids table and the CSV', async () => {
+	it("keep short kids apart, masked, in the Summary's Kids table and the CSV", async () => {
 		// Nine customers whose kids are short (the case where every row read `<kid>`).
 		const kids = Array.from({ length: 9 }, (_, index) => `cust-${index + 1}`);
 		const text = kids.map((kid, index) => signed(kid, `key-${index}`, index)).join('\n');

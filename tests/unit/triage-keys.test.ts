@@ -72,7 +72,7 @@ describe('parseKeys and a recording of the sandbox server', () => {
 		expect(keyring.keyFor('...')).toBeUndefined();
 	});
 
-	it("reads a sandbox accounts file (a JSON array) as the keys it was made with", () => {
+	it('reads a sandbox accounts file (a JSON array) as the keys it was made with', () => {
 		const accounts = JSON.stringify(
 			[
 				{ kid: 'acme-kid-000001', mac_key: 'acme-key', client_id: 'c', state: 'active' },

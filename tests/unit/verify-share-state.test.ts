@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-	KID_PLACEHOLDER,
 	decodeShareState,
 	encodeShareState,
 	linkRequestOf,
@@ -121,9 +120,7 @@ describe('share state', () => {
 		]) {
 			const decoded = decodeShareState(encodeShareState({ ...state, signedRequest }));
 			expect(decoded?.signedRequest).not.toContain(KID);
-			expect(parseSignedRequest(decoded?.signedRequest ?? '').authorization.id).toBe(
-				maskKid(KID)
-			);
+			expect(parseSignedRequest(decoded?.signedRequest ?? '').authorization.id).toBe(maskKid(KID));
 		}
 	});
 

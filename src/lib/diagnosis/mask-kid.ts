@@ -6,10 +6,10 @@
 const MASKED = /^[^.]{1,4}\.\.\.[^.]{0,2}$/u;
 
 /**
- * The kid's first and last characters around `...`: the first 4 and last 2 of a kid of 10 or more,
- * fewer of a shorter one, so that two kids read as two (a fixed `<kid>`
- * would make every kid of a short-kid vendor one row). Of a kid under 10 characters, at most half
- * shows; of one of 1 or 2 characters, its first.
+ * The kid's first and last characters around `...`: the first 4 and last 2 of a kid of 10 or more;
+ * of a shorter one at most half of it (of a kid of 1 or 2 characters, its first), so that two kids
+ * read as two (a fixed `<kid>` made every kid of a vendor with short kids one row). A kid that has
+ * the form of a mask already is kept as it is.
  */
 export function maskKid(kid: string): string {
 	// Masked already (a recording's kid, triaged): as it is, not masked again into another.
@@ -27,4 +27,3 @@ export function masker(kid: string, revealKid: boolean): (text: string) => strin
 		? (text) => text
 		: (text) => text.split(kid).join(maskKid(kid));
 }
-

@@ -118,7 +118,15 @@ function binaryAt(bytes: Uint8Array): number {
 		if (byte === 0) continue;
 		other += 1;
 		// Tab, LF, FF, CR and ESC (a terminal's colours) are a log's.
-		if ((byte < 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0c && byte !== 0x0d && byte !== 0x1b) || byte === 0x7f)
+		if (
+			(byte < 0x20 &&
+				byte !== 0x09 &&
+				byte !== 0x0a &&
+				byte !== 0x0c &&
+				byte !== 0x0d &&
+				byte !== 0x1b) ||
+			byte === 0x7f
+		)
 			control += 1;
 	}
 	return other === 0 || control * 20 > other ? nul : -1;
