@@ -9,7 +9,9 @@ import { streamOf } from './records-fixtures';
 
 async function bytesOf(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
 	const chunks: Uint8Array[] = [];
-	for await (const chunk of stream) chunks.push(chunk);
+	const reader = stream.getReader();
+	for (let next = await reader.read(); !next.done; next = await reader.read())
+		chunks.push(next.value);
 	return Uint8Array.from(chunks.flatMap((chunk) => Array.from(chunk)));
 }
 
