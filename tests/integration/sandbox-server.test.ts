@@ -784,9 +784,13 @@ for (const launch of LAUNCHES) {
 				const read = await triage([file, '--keys', await keysFile(), '--summary-only']);
 				expect(read.stderr).toBe('');
 				expect(read.stdout).toContain(`# Triage of ${answers.length} signed requests`);
-				// The kids are masked, so the key file's kid names none of them.
-				expect(read.stdout).toContain('| no key for kid | 3 |');
+				// The kids are masked, and the key file's kid is found by its mask: every signed
+				// request is checked against its key (the wrong key's is the mismatch).
+				expect(read.stdout).toContain('| no key for kid | 0 |');
+				expect(read.stdout).toContain('| match | 2 |');
+				expect(read.stdout).toContain('| mismatch | 1 |');
 				expect(read.stdout).toContain('| unreadable | 1 |');
+				expect(read.stdout).toContain('| demo...1c | 3 | 1 | 0 |');
 				expect(read.stdout).not.toContain(PROFILE.macKey);
 			});
 
