@@ -53,7 +53,7 @@ export const BASE_STRING_RULES: readonly BaseStringRule[] = [
 		key: 'host',
 		name: 'host',
 		explanation:
-			'The host actually called, in lower case and without ":port"; signing any other host fails (the other deployment\'s, or production\'s while calling a sandbox).'
+			'The host actually called, in lower case and without ":port"; signing any other host fails (the other deployment\'s, or the production host while calling a sandbox).'
 	},
 	{
 		key: 'port',
