@@ -94,7 +94,6 @@ for (const [client, run] of Object.entries(RUNNERS)) {
 	test(`${client}: the downloaded files sign as the client sends, run by its own runner`, async ({
 		page
 	}) => {
-		test.setTimeout(240_000);
 		failOnPageErrors(page);
 		const [profile, basic, encoded] = ACCOUNTS;
 		const statuses = (results: RunResult[]) =>

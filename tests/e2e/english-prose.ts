@@ -47,7 +47,10 @@ export async function englishProse(page: Page): Promise<string[]> {
 	});
 }
 
-/** Fails when a person can read an English sentence on this (Chinese) page, outside code. */
+/**
+ * Fails when a person can read an English sentence on this (Chinese) page, outside code. Read once:
+ * each caller first waits for the state it leaves the page in.
+ */
 export async function expectNoEnglishProse(page: Page): Promise<void> {
-	await expect.poll(() => englishProse(page), { timeout: 2000 }).toEqual([]);
+	expect(await englishProse(page)).toEqual([]);
 }

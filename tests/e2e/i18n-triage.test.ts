@@ -98,7 +98,10 @@ test('the Chinese page cancels a big run at once', async ({ page }) => {
 	await page.getByRole('button', { name: '取消' }).click();
 	await expect(page.getByRole('status').filter({ hasText: '已取消。' })).toBeVisible();
 	const stoppedAt = await progress.getAttribute('aria-valuenow');
-	await page.waitForTimeout(1000);
+	// Two frames after the status: a progress update already queued would have rendered by now.
+	await page.evaluate(
+		() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))
+	);
 	await expect(progress).toHaveAttribute('aria-valuenow', stoppedAt ?? '');
 	expect(Number(stoppedAt)).toBeLessThan(Buffer.byteLength(big.text));
 });

@@ -98,9 +98,7 @@ test.describe('with no service worker (it would answer from its cache)', () => {
 		await summary.click();
 		release();
 		// Hydrating the disclosure's bind:open closed it once: the visitor's opening is kept.
-		await expect(page.getByRole('button', { name: /^Download / })).toHaveCount(6, {
-			timeout: 20_000
-		});
+		await expect(page.getByRole('button', { name: /^Download / })).toHaveCount(6);
 		await expect(page.locator('details', { has: summary })).toHaveAttribute('open', '');
 	});
 

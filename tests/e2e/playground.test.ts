@@ -171,7 +171,7 @@ test('the live ts ticks, and typing one fixes it exactly as typed', async ({ pag
 	const ts = page.getByLabel('ts', { exact: true });
 	const first = Number(await ts.inputValue());
 	expect(Math.abs(first - Date.now() / 1000)).toBeLessThan(30);
-	await expect(ts).not.toHaveValue(String(first), { timeout: 3000 });
+	await expect(ts).not.toHaveValue(String(first));
 	await ts.fill('1700000000000');
 	await expect(ts).toHaveAccessibleDescription(/milliseconds/);
 	await expect(header(page)).toContainText('ts="1700000000000"');

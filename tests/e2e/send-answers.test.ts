@@ -1,7 +1,7 @@
 // Answers true for the case at hand on the signing page (issue 24 §1): a wrong mac_key is not a
 // revoked token; a preset keeps the credential typed before it, to put back; the demo's client_id
 // beside a pasted credential is said at the field and in the sandbox's answer.
-import { expect as baseExpect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { failOnPageErrors } from './page-errors';
 
 const send = (page: Page) => page.getByRole('button', { name: 'Send', exact: true });
@@ -26,10 +26,6 @@ async function open(page: Page, path = './') {
 	// The header is rendered only once the page has hydrated: typing before that would be lost.
 	await expect(page.getByRole('status', { name: /^Authorization/ }).first()).toBeVisible();
 }
-
-// On a machine shared with other suites a page can take long to answer: generous waits, no sleeps.
-test.describe.configure({ timeout: 120_000 });
-const expect = baseExpect.configure({ timeout: 20_000 });
 
 test.beforeEach(({ page }) => failOnPageErrors(page));
 

@@ -153,7 +153,7 @@ test('server_error: retried after a short wait, shown as a timeline, until it su
 	await openSandboxSettings(page);
 	await page.getByLabel('Fail the next N requests').fill('2');
 	await send(page).click();
-	await expect(httpStatus(page)).toHaveText('200 OK', { timeout: 10_000 });
+	await expect(httpStatus(page)).toHaveText('200 OK');
 	const timeline = page.getByRole('list', { name: 'Retries after server_error' });
 	await expect(timeline.getByRole('listitem')).toHaveCount(3);
 	await expect(timeline.getByRole('listitem').nth(0)).toContainText(
@@ -166,7 +166,7 @@ test('server_error: stops after 3 attempts and says so', async ({ page }) => {
 	await openSandboxSettings(page);
 	await page.getByLabel('Fail the next N requests').fill('5');
 	await send(page).click();
-	await expect(page.getByText('Stopped after 3 attempts')).toBeVisible({ timeout: 10_000 });
+	await expect(page.getByText('Stopped after 3 attempts')).toBeVisible();
 	await expect(explainer(page, 'server_error')).toContainText('upper bound of 3 attempts');
 	await expect(
 		page.getByRole('list', { name: 'Retries after server_error' }).getByRole('listitem')

@@ -14,23 +14,22 @@ const big = triageLogText({ requests: 100_000, faultRate: 0.01, seed: 6 });
 test('the CSV of 100,000 verdicts is written in slices, the page running between them', async ({
 	page
 }) => {
-	test.setTimeout(180_000);
 	failOnPageErrors(page);
 	await giveLog(page, big, { name: 'big.ndjson' });
 	await page.getByRole('button', { name: 'Triage', exact: true }).click();
-	await expect(page.getByRole('status').filter({ hasText: /^Format: NDJSON\. Done:/ })).toBeVisible(
-		{
-			timeout: 120_000
-		}
-	);
+	await expect(
+		page.getByRole('status').filter({ hasText: /^Format: NDJSON\. Done:/ })
+	).toBeVisible();
 	// From here on: the long tasks, the click on the button, the moment the file is handed to the
 	// browser to save (its Blob URL made) and a tick each time the event loop gets the thread back.
 	await page.evaluate(() => {
 		const seen = { longTasks: [] as number[], clicked: 0, saved: 0, ticks: [] as number[] };
 		(window as unknown as { seen: typeof seen }).seen = seen;
-		new PerformanceObserver((list) => {
+		const observer = new PerformanceObserver((list) => {
 			for (const entry of list.getEntries()) seen.longTasks.push(Math.round(entry.duration));
-		}).observe({ type: 'longtask' });
+		});
+		observer.observe({ type: 'longtask' });
+		(window as unknown as { longTasks: PerformanceObserver }).longTasks = observer;
 		document.addEventListener('click', () => (seen.clicked ||= performance.now()), true);
 		const createObjectURL = URL.createObjectURL.bind(URL);
 		URL.createObjectURL = (blob) => {
@@ -46,8 +45,15 @@ test('the CSV of 100,000 verdicts is written in slices, the page running between
 	const button = page.getByRole('button', { name: 'Download the verdicts (CSV)' });
 	const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
 	const text = await streamText(await download.createReadStream());
-	// Let a last long task, if any, reach the observer.
-	await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 100)));
+	// A last long task the observer has not been handed yet, if any: take it from its queue.
+	await page.evaluate(() => {
+		const w = window as unknown as {
+			longTasks: PerformanceObserver;
+			seen: { longTasks: number[] };
+		};
+		for (const entry of w.longTasks.takeRecords())
+			w.seen.longTasks.push(Math.round(entry.duration));
+	});
 	const seen = await page.evaluate(
 		() =>
 			(

@@ -4,7 +4,7 @@
 // test's (page.clock), and every logged time is fixed, so nothing races the clock.
 import { createHmac } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { expect as baseExpect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { failOnPageErrors } from './page-errors';
 
 const HOST = 'open.tapapis.cn';
@@ -44,10 +44,6 @@ const verdict = (page: Page) =>
 		.getByRole('status')
 		.filter({ hasText: /^(Match|Mismatch|Waiting|No key for kid|一致|不一致|等待|没有 kid)/ });
 const clock = (page: Page) => page.locator('p', { hasText: /^Clock:/ });
-
-// On a machine shared with other suites a page can take long to answer: generous waits, no sleeps.
-test.describe.configure({ timeout: 120_000 });
-const expect = baseExpect.configure({ timeout: 20_000 });
 
 test.beforeEach(async ({ page }) => {
 	failOnPageErrors(page);

@@ -108,9 +108,7 @@ for (const [language, names] of Object.entries(LANGUAGES)) {
 			const summary = page.getByRole('table', { name: names.summary, exact: true });
 			await expect(
 				summary.getByRole('row', { name: new RegExp(`^${names.summaryMismatch} 1$`) })
-			).toBeVisible({
-				timeout: 30_000
-			});
+			).toBeVisible();
 			if (language === 'Chinese') await expectNoEnglishProse(page);
 		});
 	}
