@@ -18,6 +18,7 @@ function record(overrides: Partial<VerdictRecord>): VerdictRecord {
 		kid: 'kid-0123456789',
 		verdict: 'match',
 		mistake: null,
+		refusal: null,
 		status: 200,
 		authorization: '',
 		uriForm: 'as-written',

@@ -24,6 +24,7 @@ const RECORD: VerdictRecord = {
 	kid: 'kid-1',
 	verdict: 'match',
 	mistake: null,
+	refusal: null,
 	status: 200,
 	authorization: 'MAC id="kid-1",ts="1",nonce="n",mac="m"',
 	uriForm: 'as-written',

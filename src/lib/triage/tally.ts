@@ -11,6 +11,7 @@ import type {
 import { UNEXPLAINED } from './types';
 import type { Unreadable, UnreadableCode } from '$lib/read/types';
 import { clientGroup, clientGroupId, clientGroupOf } from '$lib/diagnosis/likely-client';
+import type { Refusal } from '$lib/diagnosis/service-answer';
 
 /**
  * The bytes a request takes in a log, at least, as a rule: an NDJSON line or a log line with its
@@ -150,8 +151,15 @@ const MAX_KIDS = 10_000;
 const EXAMPLES = 10;
 
 export class Tally {
-	#groups: Record<VerdictKind, number> = { match: 0, mismatch: 0, 'no-key': 0, unreadable: 0 };
+	#groups: Record<VerdictKind, number> = {
+		match: 0,
+		refused: 0,
+		mismatch: 0,
+		'no-key': 0,
+		unreadable: 0
+	};
 	#mistakes = new Map<string, number>();
+	#refusals = new Map<Refusal, number>();
 	#unreadable = new Map<UnreadableCode, number>();
 	#kids = new Map<string, KidCount>();
 	#otherKids = 0;
@@ -168,7 +176,9 @@ export class Tally {
 
 	get requests(): number {
 		const groups = this.#groups;
-		return groups.match + groups.mismatch + groups['no-key'] + groups.unreadable;
+		return (
+			groups.match + groups.refused + groups.mismatch + groups['no-key'] + groups.unreadable
+		);
 	}
 
 	skip(): void {
@@ -188,6 +198,10 @@ export class Tally {
 			const mistake = record.mistake ?? UNEXPLAINED;
 			this.#mistakes.set(mistake, (this.#mistakes.get(mistake) ?? 0) + 1);
 			this.#example(mistake, record.number);
+		}
+		if (record.refusal !== null) {
+			this.#refusals.set(record.refusal, (this.#refusals.get(record.refusal) ?? 0) + 1);
+			this.#example(`refused:${record.refusal}`, record.number);
 		}
 		if (record.unreadable !== null) {
 			const { code } = record.unreadable;
@@ -231,6 +245,7 @@ export class Tally {
 				.filter(({ key }) => key !== UNEXPLAINED)
 				.map(({ key, count }) => ({ id: key, count })),
 			unexplained: this.#mistakes.get(UNEXPLAINED) ?? 0,
+			refusals: byCount(this.#refusals).map(({ key, count }) => ({ id: key, count })),
 			clock: {
 				outsideWindow: this.#outsideWindow,
 				withLoggedTime: this.#withLoggedTime,
@@ -277,6 +292,7 @@ export class Tally {
 			groups: counts.groups,
 			mistakes: counts.mistakes,
 			unexplained: counts.unexplained,
+			refusals: counts.refusals,
 			clock: counts.clock,
 			noncesReused: counts.noncesReused,
 			clients: counts.clients,
@@ -300,9 +316,10 @@ export class Tally {
 			if (count > 0) counts.set(key, (counts.get(key) ?? 0) + count);
 		};
 		for (const kind of Object.keys(this.#groups) as VerdictKind[])
-			this.#groups[kind] += part.groups[kind];
+			this.#groups[kind] += part.groups[kind] ?? 0;
 		for (const { id, count } of part.mistakes) add(this.#mistakes, id, count);
 		add(this.#mistakes, UNEXPLAINED, part.unexplained);
+		for (const { id, count } of part.refusals) add(this.#refusals, id, count);
 		for (const { code, count } of part.unreadable) add(this.#unreadable, code, count);
 		this.#outsideWindow += part.clock.outsideWindow;
 		this.#withLoggedTime += part.clock.withLoggedTime;

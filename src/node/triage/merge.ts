@@ -2,6 +2,7 @@
 // triaged on its own (split by lines, in parallel), added up into the summary of the whole log. The
 // counts add up; what does not is carried by each part: its kid and nonce pairs, so that a nonce a
 // later part uses again counts as used again, as it would in one run over the whole log.
+import { REFUSALS } from '$lib/diagnosis/service-answer';
 import { Buffer } from 'node:buffer';
 import { TS_WINDOW_SECONDS } from '$lib/account-api/ts-window';
 import { NonceLedger, Tally } from '$lib/triage/tally';
@@ -88,9 +89,11 @@ function problem(value: unknown): string | null {
 	const groups = value.groups;
 	if (
 		!isObject(groups) ||
-		!['match', 'mismatch', 'no-key', 'unreadable'].every((kind) => isCount(groups[kind]))
+		!['match', 'refused', 'mismatch', 'no-key', 'unreadable'].every((kind) =>
+			isCount(groups[kind])
+		)
 	)
-		return 'no groups';
+		return 'no groups: made by triage --json before refused requests were counted apart?';
 	const clock = value.clock;
 	if (
 		!isObject(clock) ||
@@ -111,6 +114,11 @@ function problem(value: unknown): string | null {
 	if (!counted(value.mistakes, 'id') || !counted(value.clients, 'id'))
 		return 'no mistakes or clients';
 	if (!counted(value.unreadable, 'code')) return 'no unreadable';
+	if (
+		!counted(value.refusals, 'id') ||
+		!(value.refusals as { id: string }[]).every(({ id }) => (REFUSALS as string[]).includes(id))
+	)
+		return 'no refusals';
 	const kids = value.kids;
 	if (
 		!Array.isArray(kids) ||

@@ -18,6 +18,13 @@ import { diffLoggedBaseString } from '$lib/diagnosis/base-string-diff';
 import { diagnose, type DiagnoseInput } from '$lib/diagnosis/diagnose';
 import type { Diagnosis } from '$lib/diagnosis/verdict';
 import { likelyClient, type LikelyClient } from '$lib/diagnosis/likely-client';
+import { loggedEvidence, type LoggedEvidence } from '$lib/diagnosis/logged-evidence';
+import {
+	refusalOf,
+	refusalText,
+	type Refusal,
+	type ServiceVerdict
+} from '$lib/diagnosis/service-answer';
 import { BASE_URLS, hostsOf } from '$lib/account-api/deployments';
 import type { VerifyExample } from './examples';
 import type { ListedRequest } from '$lib/read/parse-signed-request';
@@ -269,7 +276,30 @@ export class VerifyDesk {
 	readonly shownDiagnosis: DeskDiagnosis | null | undefined = $derived.by(() => {
 		const diagnosis = this.settledDiagnosis;
 		const diff = this.diff;
+		if (diagnosis?.match && this.refusal !== null && this.request)
+			return {
+				...diagnosis,
+				message: refusalText(this.refusal, {
+					ts: this.request.authorization.ts,
+					first: this.nonceFirstUsedAt
+				})
+			};
 		if (!diagnosis || diff === null || diagnosis.stopped) return diagnosis;
+		// Their logged base string is evidence, told first: the key is right and these lines differ,
+		// or the key or the digest step differs.
+		const evidence = this.evidence;
+		if (!diagnosis.match && evidence !== null) {
+			const rest =
+				diagnosis.verdict === 'explained'
+					? [diagnosis.message]
+					: evidence.keyRight
+						? []
+						: [text('diagnosis_verdict_unexplained_compared')];
+			return {
+				...diagnosis,
+				message: sentences('diagnosis_sentences', [...rest, evidence.message]) ?? evidence.message
+			};
+		}
 		const compared: Text = diff.same
 			? text('diagnosis_compared_same')
 			: text('diagnosis_compared_differs', { line: String(diff.firstDifference) });
@@ -286,6 +316,74 @@ export class VerifyDesk {
 			...diagnosis,
 			message: sentences('diagnosis_sentences', [verdict, compared]) ?? verdict
 		};
+	});
+
+	/**
+	 * The logged base string as evidence (logged-evidence.ts): signed with the key, does it give their
+	 * mac? Null without a logged base string, a key or a mismatch.
+	 */
+	readonly #evidence: Promise<LoggedEvidence | null> = $derived.by(() => {
+		const diff = this.diff;
+		const request = this.request;
+		if (diff === null || !request || this.#key === '' || this.kidWithoutKey !== null)
+			return Promise.resolve(null);
+		return loggedEvidence(
+			this.expectedBase,
+			diff.read.text,
+			this.#key,
+			request.authorization.mac
+		).catch(() => null);
+	});
+	readonly #settledEvidence = new Settled(() => this.#evidence);
+	/** The evidence of the logged base string, once computed for the inputs on the page. */
+	get evidence(): LoggedEvidence | null {
+		return this.#settledEvidence.current ?? null;
+	}
+
+	/**
+	 * The number of an earlier request of the paste with the same kid and nonce, or null: a paste of
+	 * several requests (a HAR, NDJSON) shows it; a single request cannot.
+	 */
+	readonly nonceFirstUsedAt = $derived.by((): number | null => {
+		const opened = this.opened;
+		const requests = this.requests;
+		if (!opened?.parsed.ok || !requests) return null;
+		const { id, nonce } = opened.parsed.value.authorization;
+		for (const listed of requests) {
+			if (listed.number >= opened.number) break;
+			if (
+				listed.parsed.ok &&
+				listed.parsed.value.authorization.id === id &&
+				listed.parsed.value.authorization.nonce === nonce
+			)
+				return listed.number;
+		}
+		return null;
+	});
+
+	/**
+	 * Why the service would refuse a request whose signature is right (service-answer.ts); null for
+	 * a mismatch, and for a match with nothing seen against it.
+	 */
+	readonly refusal: Refusal | null = $derived.by(() => {
+		const diagnosis = this.settledDiagnosis;
+		const request = this.request;
+		if (!diagnosis?.match || !request) return null;
+		const clock = this.clock;
+		return refusalOf({
+			ts: request.authorization.ts,
+			ext: diagnosis.signedExt ? request.authorization.ext : undefined,
+			outsideWindow: clock && clock.against === 'sent' ? clock.likelyInvalidTime : null,
+			nonceFirstUsedAt: this.nonceFirstUsedAt
+		});
+	});
+
+	/** The service's answer, the headline's verdict: match only when nothing says it would refuse. */
+	readonly serviceVerdict: ServiceVerdict | null = $derived.by(() => {
+		const diagnosis = this.settledDiagnosis;
+		if (!diagnosis) return null;
+		if (!diagnosis.match) return 'mismatch';
+		return this.refusal === null ? 'match' : 'refused';
 	});
 
 	/** When the request was sent, where the paste or the logged base string's log line says so. */
@@ -427,6 +525,7 @@ async function diagnoseOrVerdict(
 			expectedMac,
 			expectedBaseString: expectedBase,
 			customerMac,
+			signedExt: (input.authorization.ext ?? '') !== '',
 			explanations: [],
 			keyOrUnseenInputs: !match,
 			message: text(match ? 'diagnosis_verdict_match' : 'limits_diagnosis_stopped'),
