@@ -24,6 +24,7 @@ const MISTAKE_LABELS: Record<(typeof PLANTED_MISTAKES)[number], string> = {
 function englishExpected(): Record<string, string> {
 	const counts: Record<string, string> = {
 		match: String(expected.match),
+		'signature right, refused': String(expected.refused),
 		mismatch: String(expected.mismatch),
 		'no key for kid': String(expected.noKey),
 		unreadable: String(expected.unreadable),

@@ -98,6 +98,7 @@ describe('the exports of a whole triage', () => {
 			expect(markdown).not.toContain(secret);
 		}
 		expect(markdown).toContain(`| match | ${log.expected.match} |`);
+		expect(markdown).toContain(`| signature right, refused | ${log.expected.refused} |`);
 		expect(markdown).toContain(`| mismatch | ${log.expected.mismatch} |`);
 		expect(markdown).toContain(`| no key for kid | ${log.expected.noKey} |`);
 		expect(markdown).toContain(`| unreadable | ${log.expected.unreadable} |`);

@@ -40,7 +40,7 @@ describe('verdict batches', () => {
 		const log = triageLogText({ requests: 1500, faultRate: 0.2, seed: 4 });
 		const original = await records(log.text, log.keys);
 		expect(new Set(original.map((record) => record.verdict))).toEqual(
-			new Set(['match', 'mismatch', 'no-key', 'unreadable'])
+			new Set(['match', 'refused', 'mismatch', 'no-key', 'unreadable'])
 		);
 		expect(roundTrip(original)).toStrictEqual(original);
 	});

@@ -1,13 +1,15 @@
 // The sandbox server's answer to a request that fails verification says why, in two headers:
 // X-Sandbox-Diagnosis (`reason=mac-mismatch; mistake=host-other-deployment; client=docs-node-old;
-// confidence=high`, or `reason=ts-outside-window` …) and X-Sandbox-Base-String (the base string the
+// confidence=high; verdict=mismatch; headline=mismatch:host-other-deployment`, or
+// `reason=ts-outside-window; verdict=refused; headline=refused:ts-milliseconds` …) and X-Sandbox-Base-String (the base string the
 // sandbox built). Node only: the service itself, which the page runs too, knows nothing of the
 // diagnosis, so the catalogue stays out of the page.
 import type { MacHeaderParams } from '$lib/mac';
 import { diagnose } from '$lib/diagnosis/diagnose';
 import { likelyClient } from '$lib/diagnosis/likely-client';
-import { DIAGNOSIS_STOPPED } from '$lib/diagnosis/verdict';
-import type { SandboxOutcome } from '$lib/sandbox/service';
+import { DIAGNOSIS_STOPPED, type Diagnosis } from '$lib/diagnosis/verdict';
+import { headlineId, refusalOf } from '$lib/diagnosis/service-answer';
+import type { SandboxOutcome, SandboxToken, SandboxVerdict } from '$lib/sandbox/service';
 
 export const DIAGNOSIS_HEADER = 'x-sandbox-diagnosis';
 export const BASE_STRING_HEADER = 'x-sandbox-base-string';
@@ -30,16 +32,21 @@ export interface SandboxMismatch {
  * diagnosis-stopped for a URL too long to diagnose>; client=<id, several joined by |, or unknown>;
  * confidence=<high, medium, low or none>`. Ids only, in ASCII.
  */
-export async function mismatchDiagnosis(mismatch: SandboxMismatch): Promise<string> {
+export async function mismatchDiagnosis(
+	mismatch: SandboxMismatch,
+	known: Diagnosis | null = null
+): Promise<string> {
 	let mistake = 'unexplained';
 	try {
-		const diagnosis = await diagnose({
-			authorization: mismatch.params,
-			method: mismatch.method,
-			url: mismatch.url,
-			uriForm: mismatch.uriForm,
-			macKey: mismatch.macKey
-		});
+		const diagnosis =
+			known ??
+			(await diagnose({
+				authorization: mismatch.params,
+				method: mismatch.method,
+				url: mismatch.url,
+				uriForm: mismatch.uriForm,
+				macKey: mismatch.macKey
+			}));
 		mistake =
 			diagnosis.verdict === 'stopped'
 				? DIAGNOSIS_STOPPED
@@ -56,32 +63,75 @@ export async function mismatchDiagnosis(mismatch: SandboxMismatch): Promise<stri
 }
 
 /**
+ * The sandbox's answers that the headline judges (service-answer.ts): those where the signature
+ * decides, or where a right signature is refused for its ts or its nonce.
+ */
+const JUDGED: ReadonlySet<SandboxVerdict> = new Set([
+	'mac-mismatch',
+	'ts-not-seconds',
+	'ts-outside-window',
+	'nonce-reused'
+]);
+
+/**
  * X-Sandbox-Diagnosis for an answer: null for a request that passed; `reason=<verdict>` for the
- * others, with the diagnosis of a wrong mac after it. `url` is the URL as called, its path and
- * query as received.
+ * others. Where the signature decides (JUDGED) and the kid's key is known, for a mismatch the
+ * diagnosis of its mac follows, and then the verdict and the headline that /verify and the triage
+ * give the same request: `verdict=<match, refused or mismatch>; headline=<headlineId>`. The sandbox's
+ * clock at receipt is the request's send time; its nonce memory says whether the nonce was used.
+ * `url` is the URL as called, its path and query as received.
  */
 export async function diagnosisOf(
 	outcome: SandboxOutcome,
-	request: { method: string; url: string; authorization: string | null }
+	request: { method: string; url: string; authorization: string | null },
+	tokenFor: (kid: string) => SandboxToken | undefined = () => undefined
 ): Promise<string | null> {
 	if (outcome.verdict === 'ok') return null;
 	const reason = `reason=${outcome.verdict}`;
+	const { params } = outcome;
+	const token = outcome.token ?? (params === null ? undefined : tokenFor(params.id));
 	if (
-		outcome.verdict !== 'mac-mismatch' ||
-		outcome.params === null ||
-		outcome.token === null ||
+		!JUDGED.has(outcome.verdict) ||
+		params === null ||
+		token === undefined ||
 		request.authorization === null
 	)
 		return reason;
-	const found = await mismatchDiagnosis({
-		authorization: request.authorization,
-		params: outcome.params,
-		method: request.method,
-		url: request.url,
-		uriForm: 'as-written',
-		macKey: outcome.token.macKey
+	let diagnosis: Diagnosis | null = null;
+	try {
+		diagnosis = await diagnose({
+			authorization: params,
+			method: request.method,
+			url: request.url,
+			uriForm: 'as-written',
+			macKey: token.macKey
+		});
+	} catch {
+		// A URL the diagnosis cannot sign: nothing reproduces it.
+	}
+	if (diagnosis === null || !diagnosis.match) {
+		const found = await mismatchDiagnosis(
+			{
+				authorization: request.authorization,
+				params,
+				method: request.method,
+				url: request.url,
+				uriForm: 'as-written',
+				macKey: token.macKey
+			},
+			diagnosis
+		);
+		const mistake = /^mistake=([^;]*)/.exec(found)?.[1] ?? 'unexplained';
+		return `${reason}; ${found}; verdict=mismatch; headline=${headlineId('mismatch', null, mistake)}`;
+	}
+	const refusal = refusalOf({
+		ts: params.ts,
+		ext: diagnosis.signedExt ? params.ext : '',
+		outsideWindow: outcome.verdict === 'ts-outside-window',
+		nonceFirstUsedAt: outcome.verdict === 'nonce-reused' ? 0 : null
 	});
-	return `${reason}; ${found}`;
+	const verdict = refusal === null ? 'match' : 'refused';
+	return `${reason}; verdict=${verdict}; headline=${headlineId(verdict, refusal, null)}`;
 }
 
 /**
