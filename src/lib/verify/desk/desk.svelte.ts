@@ -16,10 +16,11 @@ import { Settled } from '$lib/ui/settled.svelte';
 import { clockCheck } from '$lib/diagnosis/clock-check';
 import { diffLoggedBaseString } from '$lib/diagnosis/base-string-diff';
 import { diagnose, type DiagnoseInput } from '$lib/diagnosis/diagnose';
-import type { Diagnosis } from '$lib/diagnosis/verdict';
+import { DIAGNOSIS_STOPPED, type Diagnosis } from '$lib/diagnosis/verdict';
 import { likelyClient, type LikelyClient } from '$lib/diagnosis/likely-client';
 import { loggedEvidence, type LoggedEvidence } from '$lib/diagnosis/logged-evidence';
 import {
+	headlineId,
 	refusalOf,
 	refusalText,
 	type Refusal,
@@ -384,6 +385,19 @@ export class VerifyDesk {
 		if (!diagnosis) return null;
 		if (!diagnosis.match) return 'mismatch';
 		return this.refusal === null ? 'match' : 'refused';
+	});
+
+	/**
+	 * The headline as an id (headlineId): what the sandbox server's X-Sandbox-Diagnosis and the
+	 * triage give the same request. Null until a diagnosis is settled.
+	 */
+	readonly headline: string | null = $derived.by(() => {
+		const diagnosis = this.settledDiagnosis;
+		const verdict = this.serviceVerdict;
+		if (!diagnosis || verdict === null) return null;
+		const mistake =
+			diagnosis.verdict === 'stopped' ? DIAGNOSIS_STOPPED : (diagnosis.explanations[0]?.id ?? null);
+		return headlineId(verdict, this.refusal, mistake);
 	});
 
 	/** When the request was sent, where the paste or the logged base string's log line says so. */
