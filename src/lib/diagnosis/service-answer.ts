@@ -3,6 +3,7 @@
 // server's diagnosis header, so that all four say the same for the same request.
 import { isTimestamp } from '$lib/mac';
 import { text, type Text } from '$lib/i18n/text';
+import { DIAGNOSIS_STOPPED, type Diagnosis } from './verdict';
 
 /**
  * Why a request whose signature is right would still not be accepted, most certain first:
@@ -14,11 +15,7 @@ import { text, type Text } from '$lib/i18n/text';
  * - 'nonce-reused': the spec does not say a reused nonce is refused (§5.8): said so.
  */
 export type Refusal =
-	| 'ts-not-seconds'
-	| 'ts-milliseconds'
-	| 'ext-not-signed'
-	| 'ts-outside-window'
-	| 'nonce-reused';
+	'ts-not-seconds' | 'ts-milliseconds' | 'ext-not-signed' | 'ts-outside-window' | 'nonce-reused';
 
 export const REFUSALS: readonly Refusal[] = [
 	'ts-not-seconds',
@@ -116,3 +113,27 @@ export const REFUSAL_LABELS = {
 	'ts-outside-window': 'diagnosis_refusal_window',
 	'nonce-reused': 'diagnosis_refusal_nonce'
 } as const satisfies Record<Refusal, string>;
+
+/** What the headline says of a request: the service's verdict, why it refuses, and the id of both. */
+export interface Judgement {
+	verdict: ServiceVerdict;
+	refusal: Refusal | null;
+	/** headlineId's id. */
+	headline: string;
+}
+
+/**
+ * The judgement of a request from its diagnosis and what it shows beside it: every reader (/verify,
+ * the sandbox server) calls this, and the triage's verdicts follow the same refusalOf.
+ */
+export function judge(diagnosis: Diagnosis, answer: AnswerInput): Judgement {
+	if (!diagnosis.match) {
+		const mistake =
+			diagnosis.verdict === 'stopped' ? DIAGNOSIS_STOPPED : (diagnosis.explanations[0]?.id ?? null);
+		return { verdict: 'mismatch', refusal: null, headline: headlineId('mismatch', null, mistake) };
+	}
+	// A mac that signs the spec's empty line 7 is what the service signs, ext or not.
+	const refusal = refusalOf({ ...answer, ext: diagnosis.signedExt ? answer.ext : '' });
+	const verdict = refusal === null ? 'match' : 'refused';
+	return { verdict, refusal, headline: headlineId(verdict, refusal, null) };
+}

@@ -8,7 +8,7 @@ import type { MacHeaderParams } from '$lib/mac';
 import { diagnose } from '$lib/diagnosis/diagnose';
 import { likelyClient } from '$lib/diagnosis/likely-client';
 import { DIAGNOSIS_STOPPED, type Diagnosis } from '$lib/diagnosis/verdict';
-import { headlineId, refusalOf } from '$lib/diagnosis/service-answer';
+import { headlineId, judge } from '$lib/diagnosis/service-answer';
 import type { SandboxOutcome, SandboxToken, SandboxVerdict } from '$lib/sandbox/service';
 
 export const DIAGNOSIS_HEADER = 'x-sandbox-diagnosis';
@@ -124,14 +124,15 @@ export async function diagnosisOf(
 		const mistake = /^mistake=([^;]*)/.exec(found)?.[1] ?? 'unexplained';
 		return `${reason}; ${found}; verdict=mismatch; headline=${headlineId('mismatch', null, mistake)}`;
 	}
-	const refusal = refusalOf({
+	// The sandbox's clock when it received the request is its send time; its nonce memory says
+	// whether the nonce was used (by a request it does not number).
+	const { verdict, headline } = judge(diagnosis, {
 		ts: params.ts,
-		ext: diagnosis.signedExt ? params.ext : '',
+		ext: params.ext,
 		outsideWindow: outcome.verdict === 'ts-outside-window',
 		nonceFirstUsedAt: outcome.verdict === 'nonce-reused' ? 0 : null
 	});
-	const verdict = refusal === null ? 'match' : 'refused';
-	return `${reason}; verdict=${verdict}; headline=${headlineId(verdict, refusal, null)}`;
+	return `${reason}; verdict=${verdict}; headline=${headline}`;
 }
 
 /**

@@ -16,13 +16,13 @@ import { Settled } from '$lib/ui/settled.svelte';
 import { clockCheck } from '$lib/diagnosis/clock-check';
 import { diffLoggedBaseString } from '$lib/diagnosis/base-string-diff';
 import { diagnose, type DiagnoseInput } from '$lib/diagnosis/diagnose';
-import { DIAGNOSIS_STOPPED, type Diagnosis } from '$lib/diagnosis/verdict';
+import type { Diagnosis } from '$lib/diagnosis/verdict';
 import { likelyClient, type LikelyClient } from '$lib/diagnosis/likely-client';
 import { loggedEvidence, type LoggedEvidence } from '$lib/diagnosis/logged-evidence';
 import {
-	headlineId,
-	refusalOf,
+	judge,
 	refusalText,
+	type Judgement,
 	type Refusal,
 	type ServiceVerdict
 } from '$lib/diagnosis/service-answer';
@@ -363,42 +363,33 @@ export class VerifyDesk {
 	});
 
 	/**
-	 * Why the service would refuse a request whose signature is right (service-answer.ts); null for
-	 * a mismatch, and for a match with nothing seen against it.
+	 * The headline's judgement of a diagnosis of the request on the desk (service-answer.ts): the
+	 * service's verdict, why it would refuse a right signature, and the headline's id, which the
+	 * sandbox server's X-Sandbox-Diagnosis and the triage give the same request. The window is
+	 * judged only against a send time the paste gives; the nonce only against the paste's earlier
+	 * requests.
 	 */
-	readonly refusal: Refusal | null = $derived.by(() => {
-		const diagnosis = this.settledDiagnosis;
+	judgementOf(diagnosis: Diagnosis): Judgement | null {
 		const request = this.request;
-		if (!diagnosis?.match || !request) return null;
+		if (!request) return null;
 		const clock = this.clock;
-		return refusalOf({
+		return judge(diagnosis, {
 			ts: request.authorization.ts,
-			ext: diagnosis.signedExt ? request.authorization.ext : undefined,
+			ext: request.authorization.ext,
 			outsideWindow: clock && clock.against === 'sent' ? clock.likelyInvalidTime : null,
 			nonceFirstUsedAt: this.nonceFirstUsedAt
 		});
-	});
+	}
 
+	/** The judgement of the diagnosis on the page; null until one is settled. */
+	readonly judgement: Judgement | null = $derived.by(() => {
+		const diagnosis = this.settledDiagnosis;
+		return diagnosis ? this.judgementOf(diagnosis) : null;
+	});
+	/** Why the service would refuse the request though its signature is right; null otherwise. */
+	readonly refusal: Refusal | null = $derived(this.judgement?.refusal ?? null);
 	/** The service's answer, the headline's verdict: match only when nothing says it would refuse. */
-	readonly serviceVerdict: ServiceVerdict | null = $derived.by(() => {
-		const diagnosis = this.settledDiagnosis;
-		if (!diagnosis) return null;
-		if (!diagnosis.match) return 'mismatch';
-		return this.refusal === null ? 'match' : 'refused';
-	});
-
-	/**
-	 * The headline as an id (headlineId): what the sandbox server's X-Sandbox-Diagnosis and the
-	 * triage give the same request. Null until a diagnosis is settled.
-	 */
-	readonly headline: string | null = $derived.by(() => {
-		const diagnosis = this.settledDiagnosis;
-		const verdict = this.serviceVerdict;
-		if (!diagnosis || verdict === null) return null;
-		const mistake =
-			diagnosis.verdict === 'stopped' ? DIAGNOSIS_STOPPED : (diagnosis.explanations[0]?.id ?? null);
-		return headlineId(verdict, this.refusal, mistake);
-	});
+	readonly serviceVerdict: ServiceVerdict | null = $derived(this.judgement?.verdict ?? null);
 
 	/** When the request was sent, where the paste or the logged base string's log line says so. */
 	readonly sentAt = $derived(this.request?.sentAt ?? this.diff?.read.loggedAt ?? null);
