@@ -101,6 +101,7 @@ describe('npm run triage in a pipeline', () => {
 			'url',
 			'kid',
 			'verdict',
+			'refusal',
 			'mistake',
 			'status',
 			'ts_age_seconds',

@@ -187,3 +187,23 @@ describe('the logged base string as evidence', () => {
 		]);
 	});
 });
+
+describe('the nonce ledger keeps which first uses were matches', () => {
+	it('marks the pair recorded last, also when the table grew right after it', async () => {
+		const { NonceLedger } = await import('$lib/triage/tally');
+		const ledger = new NonceLedger();
+		// 2,000 pairs grow the table from 1,024 slots several times; every third is a match.
+		for (let number = 1; number <= 2000; number++) {
+			expect(ledger.see('kid', `nonce-${number}`, number)).toBeNull();
+			if (number % 3 === 0) ledger.markMatch();
+		}
+		// A pair used again is not new: marking then changes nothing.
+		expect(ledger.see('kid', 'nonce-1', 2001)).toBe(1);
+		ledger.markMatch();
+		const { first, matched } = ledger.entries();
+		expect(Array.from(first)).toEqual(Array.from({ length: 2000 }, (_, index) => index + 1));
+		expect(Array.from(matched)).toEqual(
+			Array.from({ length: 2000 }, (_, index) => ((index + 1) % 3 === 0 ? 1 : 0))
+		);
+	});
+});

@@ -167,7 +167,8 @@ export function checkRequest(request: LoggedRequest, context: CheckContext): Che
 	if (refusal !== null) {
 		record.verdict = 'refused';
 		record.refusal = refusal;
-	}
+		// A match, its pair new here: a part triaged alone marks it for the merge.
+	} else if (record.nonceFirstUsedAt === null) context.nonces.markMatch();
 	return { record, mismatch: null };
 }
 

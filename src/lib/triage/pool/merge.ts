@@ -64,7 +64,8 @@ export class PartMerger {
 			const first = this.nonces.seeHashes(
 				journal.high[at] as number,
 				journal.low[at] as number,
-				numbers(place)
+				numbers(place),
+				result.matched[place] === 1
 			);
 			// Used before, in this part or an earlier one: the worker kept no table (part.ts).
 			if (first !== null) reuses.push({ place, first });
@@ -147,7 +148,11 @@ const firstOf = (numbers: number[]) => numbers.sort((a, b) => a - b).slice(0, EX
  * A part's summary with the reuses of pairs the coordinator found counted in, and the matches among
  * them (`refused`) moved to the refused group.
  */
-function withReuses(summary: TriageSummary, numbers: number[], refused: number[]): TriageSummary {
+export function withReuses(
+	summary: TriageSummary,
+	numbers: number[],
+	refused: number[]
+): TriageSummary {
 	const examples = { ...summary.examples };
 	examples.nonce = firstOf([...(examples.nonce ?? []), ...numbers]);
 	if (refused.length === 0)
