@@ -311,9 +311,7 @@ export function summaryMarkdown(summary: TriageSummary, options: MarkdownOptions
 		out.push('', `## ${words.refusals}`, '');
 		out.push(...head([words.refusal, words.requests, words.firstNumbers], GROUP_COLUMNS));
 		for (const { id, count } of summary.refusals)
-			out.push(
-				`| ${cell(refusalLabel(id))} | ${count} | ${examples(summary, `refused:${id}`)} |`
-			);
+			out.push(`| ${cell(refusalLabel(id))} | ${count} | ${examples(summary, `refused:${id}`)} |`);
 	}
 	const { clock } = summary;
 	out.push(

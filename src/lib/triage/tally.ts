@@ -202,9 +202,7 @@ export class Tally {
 
 	get requests(): number {
 		const groups = this.#groups;
-		return (
-			groups.match + groups.refused + groups.mismatch + groups['no-key'] + groups.unreadable
-		);
+		return groups.match + groups.refused + groups.mismatch + groups['no-key'] + groups.unreadable;
 	}
 
 	skip(): void {

@@ -10,11 +10,7 @@ import {
 } from '$lib/mac';
 import { BASE_URLS, hostsOf } from '$lib/account-api/deployments';
 import { clockCheck } from '$lib/diagnosis/clock-check';
-import {
-	firstExplanationId,
-	signingInputsOf,
-	type DiagnoseInput
-} from '$lib/diagnosis/diagnose';
+import { firstExplanationId, signingInputsOf, type DiagnoseInput } from '$lib/diagnosis/diagnose';
 import { readLoggedBaseString } from '$lib/diagnosis/base-string-diff';
 import { UNKNOWN_CLIENT, clientCode, headerShape } from '$lib/diagnosis/likely-client';
 import { loggedEvidence } from '$lib/diagnosis/logged-evidence';

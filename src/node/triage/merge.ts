@@ -97,9 +97,7 @@ function problem(value: unknown): string | null {
 	const groups = value.groups;
 	if (
 		!isObject(groups) ||
-		!['match', 'refused', 'mismatch', 'no-key', 'unreadable'].every((kind) =>
-			isCount(groups[kind])
-		)
+		!['match', 'refused', 'mismatch', 'no-key', 'unreadable'].every((kind) => isCount(groups[kind]))
 	)
 		return 'no groups: made by triage --json before refused requests were counted apart?';
 	const clock = value.clock;
