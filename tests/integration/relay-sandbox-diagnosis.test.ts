@@ -41,7 +41,10 @@ describe('the sandbox server', () => {
 		expect(otherHost.status).toBe(401);
 		expect(JSON.parse(otherHost.body)).toMatchObject({ data: { error: 'access_denied' } });
 		expect(otherHost.diagnosis).toBe(
-			'reason=mac-mismatch; mistake=host-other-deployment; client=docs-node-old; confidence=high; verdict=mismatch; headline=mismatch:host-other-deployment'
+			'reason=mac-mismatch; mistake=host-other-deployment; client=docs-node-old; confidence=high; ' +
+				'signed=open.tapapis.com; called=open.tapapis.cn:443; ' +
+				'hint="signed open.tapapis.com but called open.tapapis.cn:443: sign the host you call"; ' +
+				'verdict=mismatch; headline=mismatch:host-other-deployment'
 		);
 		// The Unity SDK with a token whose mac_algorithm is hmac-sha-256.
 		const sha256 = await send('unity-sdk', { sha256: true });
