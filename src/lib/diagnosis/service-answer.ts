@@ -105,15 +105,6 @@ export function refusalText(refusal: Refusal, detail: { ts: string; first?: numb
 	}
 }
 
-/** The label a triage gives each refusal, in the page's language. */
-export const REFUSAL_LABELS = {
-	'ts-not-seconds': 'diagnosis_refusal_ts_not_seconds',
-	'ts-milliseconds': 'diagnosis_refusal_ts_milliseconds',
-	'ext-not-signed': 'diagnosis_refusal_ext',
-	'ts-outside-window': 'diagnosis_refusal_window',
-	'nonce-reused': 'diagnosis_refusal_nonce'
-} as const satisfies Record<Refusal, string>;
-
 /** What the headline says of a request: the service's verdict, why it refuses, and the id of both. */
 export interface Judgement {
 	verdict: ServiceVerdict;

@@ -286,24 +286,25 @@ export class VerifyDesk {
 				})
 			};
 		if (!diagnosis || diff === null || diagnosis.stopped) return diagnosis;
-		// Their logged base string is evidence, told first: the key is right and these lines differ,
-		// or the key or the digest step differs.
+		// Their logged base string is evidence, told first: signed with the key it gives their mac, so
+		// the key is right and the lines it differs on are the mistake.
 		const evidence = this.evidence;
-		if (!diagnosis.match && evidence !== null) {
-			const rest =
-				diagnosis.verdict === 'explained'
-					? [diagnosis.message]
-					: evidence.keyRight
-						? []
-						: [text('diagnosis_verdict_unexplained_compared')];
+		if (!diagnosis.match && evidence?.keyRight) {
+			const rest = diagnosis.verdict === 'explained' ? [diagnosis.message] : [];
 			return {
 				...diagnosis,
 				message: sentences('diagnosis_sentences', [...rest, evidence.message]) ?? evidence.message
 			};
 		}
+		// It does not give their mac: the same string says the difference comes after it (the key or
+		// the digest step); another string, where to start, and that the key or digest differs or the
+		// string logged is not the one signed.
+		const differs = text('diagnosis_compared_differs', { line: String(diff.firstDifference) });
 		const compared: Text = diff.same
 			? text('diagnosis_compared_same')
-			: text('diagnosis_compared_differs', { line: String(diff.firstDifference) });
+			: evidence === null
+				? differs
+				: (sentences('diagnosis_sentences', [differs, evidence.message]) as Text);
 		let verdict: Text;
 		if (diagnosis.message.key === 'diagnosis_verdict_unexplained')
 			verdict = text('diagnosis_verdict_unexplained_compared');
