@@ -43,6 +43,9 @@ test('the Chinese page triages a log: every count of the Summary, a filter, a mi
 
 	const wanted: Record<string, string> = {
 		一致: String(expected.match),
+		'签名正确，但会被拒绝': String(expected.refused),
+		'ts 超出时间范围（假设）': String(expected.outsideWindow),
+		'随机数重复使用（规范未说明是否拒绝）': String(expected.noncesReused),
 		不一致: String(expected.mismatch),
 		'没有此 kid 的密钥': String(expected.noKey),
 		无法读取: String(expected.unreadable),

@@ -22,6 +22,7 @@ test('a log split across the pool: every count as planted, the verdicts in the l
 	await expect(summary).toHaveAttribute('aria-busy', 'false', { timeout: BIG_RUN_MS });
 	for (const [group, count] of [
 		['match', expected.match],
+		['signature right, refused', expected.refused],
 		['mismatch', expected.mismatch],
 		['nonce used twice', expected.noncesReused],
 		['unreadable', expected.unreadable]

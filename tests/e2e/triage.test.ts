@@ -24,6 +24,10 @@ const MISTAKE_LABELS: Record<(typeof PLANTED_MISTAKES)[number], string> = {
 function englishExpected(): Record<string, string> {
 	const counts: Record<string, string> = {
 		match: String(expected.match),
+		'signature right, refused': String(expected.refused),
+		// Its parts: each planted ts outside the window and nonce used again was signed right.
+		'ts outside the window (assumed)': String(expected.outsideWindow),
+		'nonce used again (refusal not in the spec)': String(expected.noncesReused),
 		mismatch: String(expected.mismatch),
 		'no key for kid': String(expected.noKey),
 		unreadable: String(expected.unreadable),

@@ -43,13 +43,14 @@ describe('the sandbox server', () => {
 		expect(otherHost.diagnosis).toBe(
 			'reason=mac-mismatch; mistake=host-other-deployment; client=docs-node-old; confidence=high; ' +
 				'signed=open.tapapis.com; called=open.tapapis.cn:443; ' +
-				'hint="signed open.tapapis.com but called open.tapapis.cn:443: sign the host you call"'
+				'hint="signed open.tapapis.com but called open.tapapis.cn:443: sign the host you call"; ' +
+				'verdict=mismatch; headline=mismatch:host-other-deployment'
 		);
 		// The Unity SDK with a token whose mac_algorithm is hmac-sha-256.
 		const sha256 = await send('unity-sdk', { sha256: true });
 		expect(sha256.status).toBe(401);
 		expect(sha256.diagnosis).toBe(
-			'reason=mac-mismatch; mistake=hmac-sha256; client=unity-sdk; confidence=high'
+			'reason=mac-mismatch; mistake=hmac-sha256; client=unity-sdk; confidence=high; verdict=mismatch; headline=mismatch:hmac-sha256'
 		);
 	});
 
@@ -57,11 +58,11 @@ describe('the sandbox server', () => {
 		const wrongKey = await send('docs-php', { key: 'not-the-key' });
 		expect(wrongKey.status).toBe(401);
 		expect(wrongKey.diagnosis).toBe(
-			'reason=mac-mismatch; mistake=unexplained; client=docs-php; confidence=high'
+			'reason=mac-mismatch; mistake=unexplained; client=docs-php; confidence=high; verdict=mismatch; headline=mismatch:unexplained'
 		);
 		const shared = await send('docs-java', { key: 'not-the-key' });
 		expect(shared.diagnosis).toBe(
-			'reason=mac-mismatch; mistake=unexplained; client=docs-node-old|docs-java; confidence=low'
+			'reason=mac-mismatch; mistake=unexplained; client=docs-node-old|docs-java; confidence=low; verdict=mismatch; headline=mismatch:unexplained'
 		);
 	});
 });

@@ -63,6 +63,7 @@ describe('npm run triage in a pipeline', () => {
 		expect(counts(JSON.parse(fromStdin.stdout))).toEqual(counts(JSON.parse(fromFile.stdout)));
 		expect(JSON.parse(fromStdin.stdout).groups).toEqual({
 			match: LOG.expected.match,
+			refused: LOG.expected.refused,
 			mismatch: LOG.expected.mismatch,
 			'no-key': LOG.expected.noKey,
 			unreadable: LOG.expected.unreadable
@@ -100,6 +101,7 @@ describe('npm run triage in a pipeline', () => {
 			'url',
 			'kid',
 			'verdict',
+			'refusal',
 			'mistake',
 			'status',
 			'ts_age_seconds',

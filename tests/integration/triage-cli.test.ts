@@ -43,8 +43,8 @@ describe('npm run triage', () => {
 		const csv = await readFile(join(dir, 'log.ndjson.verdicts.csv'), 'utf8');
 		const rows = csv.trimEnd().split('\r\n');
 		expect(rows).toHaveLength(LOG.expected.requests + 1);
-		expect(rows[0]).toMatch(/^number,method,url,kid,verdict,mistake,/);
-		expect(rows.filter((row) => row.includes(',mismatch,query-dropped,'))).toHaveLength(
+		expect(rows[0]).toMatch(/^number,method,url,kid,verdict,refusal,mistake,/);
+		expect(rows.filter((row) => row.includes(',mismatch,,query-dropped,'))).toHaveLength(
 			LOG.expected.mistakes['query-dropped']
 		);
 		for (const line of LOG.keys.trim().split('\n')) {
@@ -69,7 +69,13 @@ describe('npm run triage', () => {
 		expect(code).toBe(0);
 		const summary = JSON.parse(stdout);
 		expect(summary.format).toBe('ndjson');
-		expect(summary.groups).toEqual({ match: 300, mismatch: 0, 'no-key': 0, unreadable: 0 });
+		expect(summary.groups).toEqual({
+			match: 300,
+			refused: 0,
+			mismatch: 0,
+			'no-key': 0,
+			unreadable: 0
+		});
 		expect(summary.verdicts).toBe(join(dir, 'clean.csv'));
 		expect((await readFile(join(dir, 'clean.csv'), 'utf8')).split('\r\n')).toHaveLength(302);
 	});
@@ -108,7 +114,9 @@ describe('npm run triage', () => {
 		expect(help.stdout).toContain('--keys KEYFILE');
 		// The statuses a script may test are documented where --help shows them.
 		expect(help.stdout).toMatch(/^ {2}0 {8}every request read matches/m);
-		expect(help.stdout).toMatch(/^ {2}1 {8}a request mismatches or cannot be read/m);
+		expect(help.stdout).toMatch(
+			/^ {2}1 {8}a request mismatches, cannot be read, or has a right signature the service would$/m
+		);
 		expect(help.stdout).toMatch(/^ {2}2 {8}a usage error, or input that cannot be read/m);
 	});
 

@@ -23,7 +23,8 @@ export const url = (n: number) => `https://${HOST}${path(n)}`;
 /** A HAR entry as devtools writes it, with a response body. */
 export function harEntry(n: number): object {
 	return {
-		startedDateTime: '2026-11-22T10:15:30.123Z',
+		// When ts was signed: sent within the window, so a right signature is a match.
+		startedDateTime: '2025-11-22T08:26:40.123Z',
 		request: {
 			method: 'GET',
 			url: url(n),
@@ -50,7 +51,7 @@ export const ndjsonLine = (n: number) =>
 	JSON.stringify({ method: 'GET', url: url(n), authorization: header(n), status: 200 });
 
 export const logLine = (n: number) =>
-	`2026-11-22 10:15:30,118 INFO GET ${url(n)} status=200 Authorization: ${header(n)}`;
+	`2025-11-22 08:26:40,118 INFO GET ${url(n)} status=200 Authorization: ${header(n)}`;
 
 /** The bytes as a stream, `size` bytes a chunk (a file is read 64 KiB at a time). */
 export function streamOf(bytes: Uint8Array, size = 65_536): ReadableStream<Uint8Array> {

@@ -55,6 +55,16 @@ describe('entrySentence', () => {
 		);
 	});
 
+	it('says an ext signed as line 7 is a right signature the service does not accept', () => {
+		const ext = 'reason=mac-mismatch; verdict=refused; headline=refused:ext-not-signed';
+		expect(inLocale('en', () => entrySentence(entry('mac-mismatch', ext)))).toMatch(
+			/^Signature right for what they signed, but the service will not accept it: .*line 7 is empty/
+		);
+		expect(inLocale('zh-CN', () => entrySentence(entry('mac-mismatch', ext)))).toMatch(
+			/^按客户签算的内容，签名正确，但服务不会接受/
+		);
+	});
+
 	it('says nothing for a request answered, and a sentence for every refusal', () => {
 		expect(entrySentence(entry('ok', null))).toBeNull();
 		const verdicts: SandboxVerdict[] = [

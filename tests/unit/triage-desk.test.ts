@@ -65,6 +65,7 @@ describe('TriageDesk', () => {
 		expect(desk.countsLive).toBe(false);
 		expect(desk.counts?.groups).toEqual({
 			match: expected.match,
+			refused: expected.refused,
 			mismatch: expected.mismatch,
 			'no-key': expected.noKey,
 			unreadable: expected.unreadable
@@ -80,6 +81,7 @@ describe('TriageDesk', () => {
 			return desk.rows.length;
 		};
 		expect(count('mismatch')).toBe(expected.mismatch);
+		expect(count('refused')).toBe(expected.refused);
 		expect(count('no-key')).toBe(expected.noKey);
 		expect(count('unreadable')).toBe(expected.unreadable);
 		expect(count('mistake:query-dropped')).toBe(expected.mistakes['query-dropped']);
@@ -128,7 +130,7 @@ describe('TriageDesk', () => {
 		expect([...desk.rows]).toEqual(sorted((record) => record.kid, -1));
 		desk.sortBy('mistake');
 		expect(desk.sortDirection).toBe('ascending');
-		expect([...desk.rows]).toEqual(sorted((record) => record.mistake ?? ''));
+		expect([...desk.rows]).toEqual(sorted((record) => record.mistake ?? record.refusal ?? ''));
 		desk.sortBy('url');
 		expect([...desk.rows]).toEqual(sorted((record) => record.url));
 		desk.sortBy('verdict');
@@ -312,7 +314,13 @@ describe('TriageDesk', () => {
 		desk.start();
 		const id = (posted[0] as { id: number }).id;
 		expect(desk.counts).not.toBeNull();
-		expect(desk.counts?.groups).toEqual({ match: 0, mismatch: 0, 'no-key': 0, unreadable: 0 });
+		expect(desk.counts?.groups).toEqual({
+			match: 0,
+			refused: 0,
+			mismatch: 0,
+			'no-key': 0,
+			unreadable: 0
+		});
 
 		const first = records.slice(0, 300);
 		say(progressTo(300));

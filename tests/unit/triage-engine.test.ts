@@ -28,6 +28,7 @@ describe('triage of a generated log with planted faults', () => {
 		expect(summary.requests).toBe(expected.requests);
 		expect(summary.groups).toEqual({
 			match: expected.match,
+			refused: expected.refused,
 			mismatch: expected.mismatch,
 			'no-key': expected.noKey,
 			unreadable: expected.unreadable
@@ -81,7 +82,13 @@ describe('triage of a generated log with planted faults', () => {
 			});
 		});
 		const { summary } = await run(lines.join('\n'), key);
-		expect(summary.groups).toEqual({ match: 2, mismatch: 0, 'no-key': 0, unreadable: 0 });
+		expect(summary.groups).toEqual({
+			match: 2,
+			refused: 0,
+			mismatch: 0,
+			'no-key': 0,
+			unreadable: 0
+		});
 		expect((await run(lines.join('\n'), 'another-key')).summary.groups.mismatch).toBe(2);
 	});
 });
@@ -133,7 +140,17 @@ describe('the clock and nonce groups', () => {
 		const { records, summary } = await run(text, `kid-clock-0001 ${key}\nkid-clock-0002 ${key}`);
 		expect(records.map((record) => record.nonceFirstUsedAt)).toEqual([null, null, 1, null, 1]);
 		expect(summary.noncesReused).toBe(2);
-		expect(summary.groups.match).toBe(5);
+		// Signed right, but a nonce used again: refused, not a match (the spec does not say the
+		// service refuses it, and the refusal's words say so).
+		expect(summary.groups).toMatchObject({ match: 3, refused: 2 });
+		expect(records.map((record) => record.refusal)).toEqual([
+			null,
+			null,
+			'nonce-reused',
+			null,
+			'nonce-reused'
+		]);
+		expect(summary.refusals).toEqual([{ id: 'nonce-reused', count: 2 }]);
 	});
 });
 

@@ -19,6 +19,7 @@ function record(overrides: Partial<VerdictRecord>): VerdictRecord {
 		kid: 'kid-0123456789',
 		verdict: 'match',
 		mistake: null,
+		refusal: null,
 		status: 200,
 		authorization: '',
 		uriForm: 'as-written',
@@ -98,6 +99,7 @@ describe('the exports of a whole triage', () => {
 			expect(markdown).not.toContain(secret);
 		}
 		expect(markdown).toContain(`| match | ${log.expected.match} |`);
+		expect(markdown).toContain(`| signature right, refused | ${log.expected.refused} |`);
 		expect(markdown).toContain(`| mismatch | ${log.expected.mismatch} |`);
 		expect(markdown).toContain(`| no key for kid | ${log.expected.noKey} |`);
 		expect(markdown).toContain(`| unreadable | ${log.expected.unreadable} |`);

@@ -24,6 +24,7 @@ const RECORD: VerdictRecord = {
 	kid: 'kid-1',
 	verdict: 'match',
 	mistake: null,
+	refusal: null,
 	status: 200,
 	authorization: 'MAC id="kid-1",ts="1",nonce="n",mac="m"',
 	uriForm: 'as-written',
@@ -39,7 +40,7 @@ describe('verdict batches', () => {
 		const log = triageLogText({ requests: 1500, faultRate: 0.2, seed: 4 });
 		const original = await records(log.text, log.keys);
 		expect(new Set(original.map((record) => record.verdict))).toEqual(
-			new Set(['match', 'mismatch', 'no-key', 'unreadable'])
+			new Set(['match', 'refused', 'mismatch', 'no-key', 'unreadable'])
 		);
 		expect(roundTrip(original)).toStrictEqual(original);
 	});

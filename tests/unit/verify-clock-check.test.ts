@@ -5,32 +5,46 @@ import { english } from './verify-english';
 const NOW = 1_700_000_000_000;
 
 describe('clockCheck', () => {
-	it('accepts a ts within the window and says the window is assumed', () => {
-		const check = clockCheck('1699999990', NOW);
+	// Sent at NOW, as a Date header says.
+	const SENT = { ms: NOW, source: 'date', zoneKnown: true } as const;
+
+	it('accepts a ts within the window of its send time and says the window is assumed', () => {
+		const check = clockCheck('1699999990', NOW + 86_400_000, 300, SENT);
 		expect(check).toMatchObject({ ageSeconds: 10, inFuture: false, likelyInvalidTime: false });
-		expect(english(check.message)).toBe(
-			'ts is 10 seconds old: within ±5 minutes (an assumption: the spec does not state the allowed difference).'
+		expect(english(check.message)).toMatch(
+			/^ts is 10 seconds before the logged time .*: within ±5 minutes \(an assumption: the spec does not state the allowed difference\)\./
 		);
 	});
 
-	it('flags an old ts as likely invalid_time', () => {
+	it('does not judge the window without a send time: says so, and what to ask for', () => {
+		// A pasted header read an hour after it was signed: the hour says nothing of when it was sent.
 		const check = clockCheck(String(1_700_000_000 - 3_725), NOW);
+		expect(check).toMatchObject({ ageSeconds: 3_725, likelyInvalidTime: false, against: 'now' });
+		expect(english(check.message)).toBe(
+			'ts is 1 hour 2 minutes old now, but nothing here says when the request was sent, so whether it was within ±5 minutes (an assumption: the spec does not state the allowed difference) when sent cannot be checked. ' +
+				"Ask the customer when they sent it: their log line's time, the request's Date header, or a HAR of it."
+		);
+		expect(clockCheck('1699999990', NOW).likelyInvalidTime).toBe(false);
+	});
+
+	it('flags a ts too old at its send time as likely invalid_time', () => {
+		const check = clockCheck(String(1_700_000_000 - 3_725), NOW, 300, SENT);
 		expect(check).toMatchObject({ ageSeconds: 3_725, inFuture: false, likelyInvalidTime: true });
 		expect(english(check.message)).toMatch(
-			/^ts is 1 hour 2 minutes old: outside ±5 minutes .*invalid_time/
+			/^ts is 1 hour 2 minutes before the logged time .*outside ±5 minutes .*invalid_time/
 		);
 	});
 
-	it('flags a ts ahead of now, and honours another window', () => {
-		const check = clockCheck('1700000120', NOW, 60);
+	it('flags a ts ahead of its send time, and honours another window', () => {
+		const check = clockCheck('1700000120', NOW, 60, SENT);
 		expect(check).toMatchObject({ ageSeconds: -120, inFuture: true, likelyInvalidTime: true });
-		expect(english(check.message)).toMatch(/2 minutes in the future: outside ±1 minute/);
-		expect(clockCheck('1700000120', NOW, 300).likelyInvalidTime).toBe(false);
+		expect(english(check.message)).toMatch(/2 minutes after the logged time .*outside ±1 minute/);
+		expect(clockCheck('1700000120', NOW, 300, SENT).likelyInvalidTime).toBe(false);
 	});
 
 	it('treats the window edge as inside', () => {
-		expect(clockCheck('1699999700', NOW).likelyInvalidTime).toBe(false);
-		expect(clockCheck('1699999699', NOW).likelyInvalidTime).toBe(true);
+		expect(clockCheck('1699999700', NOW, 300, SENT).likelyInvalidTime).toBe(false);
+		expect(clockCheck('1699999699', NOW, 300, SENT).likelyInvalidTime).toBe(true);
 	});
 
 	it('recognises a ts in milliseconds', () => {
@@ -78,7 +92,7 @@ describe('clockCheck against when the request was sent', () => {
 				'Judged against that time, not now: it is 946 days 12 hours old today, which matters only if the header is sent again.'
 		);
 		expect(english(clockCheck(TS, NOW).message)).toMatch(
-			/946 days 12 hours old: outside .*invalid_time/
+			/946 days 12 hours old now, but nothing here says when the request was sent/
 		);
 	});
 

@@ -37,7 +37,7 @@ describe('a Text shown', () => {
 		expect(chinese(durationText(0))).toBe('0 秒');
 		const check = clockCheck('1699999990', 1_700_000_000_000);
 		expect(chinese(check.message)).toBe(
-			'ts 比现在早 10 秒：在 ±5 分钟（这是假设：规范没有规定允许的偏差）之内。'
+			'ts 比现在早 10 秒，但这里没有请求的发送时间，无法判断发送时它是否在 ±5 分钟（这是假设：规范没有规定允许的偏差）之内。请向客户索取发送时间：日志行的时间、请求的 Date 请求头，或该请求的 HAR 文件。'
 		);
 	});
 

@@ -8,7 +8,10 @@ export interface ClockCheck {
 	/** Seconds between the ts and now; negative when the ts is ahead. Null when ts is not seconds. */
 	ageSeconds: number | null;
 	inFuture: boolean;
-	/** Whether the service will likely answer invalid_time for this ts. */
+	/**
+	 * Whether the service will likely answer invalid_time for this ts: ts not in seconds, or outside
+	 * the window at the time it was sent. False without a send time (the window is not checked then).
+	 */
 	likelyInvalidTime: boolean;
 	/** What the ts was judged against: when the paste says the request was sent, or now. */
 	against: 'sent' | 'now';
@@ -82,8 +85,9 @@ function zoneName(offsetSeconds: number): string {
 
 /**
  * How far the header's ts is from when the request was sent, when the paste says so (`sent`: a
- * HAR entry's startedDateTime, a Date header, a log line's time), else from now: an old log is
- * judged by when it was written, not by its age today. The spec does not say how much difference
+ * HAR entry's startedDateTime, a Date header, a log line's time): an old log is judged by when it
+ * was written, not by its age today. Without a send time the window is not judged at all: the
+ * message gives the ts's age now and asks for the time it was sent. The spec does not say how much difference
  * the service allows (§5.8), so the window is an assumption the message states.
  */
 export function clockCheck(
@@ -126,15 +130,15 @@ export function clockCheck(
 			duration: durationText(seconds)
 		});
 	if (sent === null) {
-		const when = age(ageSeconds);
-		const message = likelyInvalidTime
-			? text('diagnosis_clock_outside', {
-					when,
-					window,
-					clock: text(inFuture ? 'diagnosis_clock_ahead_now' : 'diagnosis_clock_behind_now')
-				})
-			: text('diagnosis_clock_within', { when, window });
-		return { ageSeconds, inFuture, likelyInvalidTime, against, message };
+		// A pasted header or a share link opened later has no send time: the moment it is read says
+		// nothing of the window at the moment it was sent, so the window is not judged.
+		return {
+			ageSeconds,
+			inFuture,
+			likelyInvalidTime: false,
+			against,
+			message: text('diagnosis_clock_unchecked', { when: age(ageSeconds), window })
+		};
 	}
 
 	const nowAge = Math.floor(nowMs / 1000) - Number(ts);

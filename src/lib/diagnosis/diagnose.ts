@@ -38,6 +38,11 @@ export interface DiagnoseInput {
 	uriForm?: UriForm;
 	macKey: string;
 	knownHosts?: readonly string[];
+	/**
+	 * The base string the customer logged, as logged (the triage's NDJSON `base_string`): the triage
+	 * checks it first (logged-evidence.ts); diagnose() itself does not read it.
+	 */
+	loggedBaseString?: string;
 }
 
 export type { DigestSigner };
@@ -134,7 +139,7 @@ async function searched(
 ): Promise<{
 	base: Pick<
 		Diagnosis,
-		'expectedMac' | 'expectedBaseString' | 'customerMac' | 'variantsTried' | 'work'
+		'expectedMac' | 'expectedBaseString' | 'customerMac' | 'signedExt' | 'variantsTried' | 'work'
 	>;
 	search: SearchResult | null;
 }> {
@@ -148,8 +153,28 @@ async function searched(
 		const expectedEntry = tried.entry(correct, expectedBaseString);
 		tried.claim(expectedEntry, correct.encoding);
 		const expectedMac = (await tried.digest(correct, expectedBaseString, expectedEntry)).base64;
-		const base = { expectedMac, expectedBaseString, customerMac, variantsTried: 1, work: 0 };
+		const base = {
+			expectedMac,
+			expectedBaseString,
+			customerMac,
+			signedExt: correct.ext !== '',
+			variantsTried: 1,
+			work: 0
+		};
 		if (expectedMac === customerMac) return { base, search: null };
+		if (correct.ext !== '') {
+			// A header with ext whose mac signs the spec's empty line 7: what the service signs.
+			const spec = { ...correct, ext: '' };
+			const specText = baseString(spec);
+			const specEntry = tried.entry(spec, specText);
+			tried.claim(specEntry, spec.encoding);
+			const specMac = (await tried.digest(spec, specText, specEntry)).base64;
+			if (specMac === customerMac)
+				return {
+					base: { ...base, expectedMac: specMac, expectedBaseString: specText, signedExt: false },
+					search: null
+				};
+		}
 		const search = await searchMistakes(
 			{ inputs: correct, text: expectedBaseString, entry: expectedEntry },
 			context,

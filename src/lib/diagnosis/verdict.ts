@@ -46,6 +46,12 @@ export interface Diagnosis {
 	expectedMac: string;
 	expectedBaseString: string;
 	customerMac: string;
+	/**
+	 * Whether the expected base string signs the header's ext as line 7: true for a header with ext
+	 * unless its mac signs the spec's empty line 7 (then that is the expected one, and a match is
+	 * one). A right signature with ext signed is refused (service-answer.ts).
+	 */
+	signedExt: boolean;
 	/** The mistakes, alone or in pairs, that reproduce the customer's mac; most likely first. */
 	explanations: Reproduction[];
 	/**

@@ -317,7 +317,9 @@ export class SandboxService {
 			uri: target ?? parsed.uri,
 			host: parsed.host,
 			port: parsed.port,
-			ext: params.ext ?? ''
+			// Spec §5.3: line 7, the extra data, is empty. A header's ext part is not signed by the
+			// service, so a client that signs it there gets another mac than the service's.
+			ext: ''
 		});
 		const clientId = url.searchParams.get('client_id');
 		if (!clientId)

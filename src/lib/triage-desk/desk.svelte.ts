@@ -36,7 +36,9 @@ export type GroupFilter =
 	| 'clock'
 	| 'nonce'
 	/** A mismatch's mistake id, or 'unexplained'. */
-	| `mistake:${string}`;
+	| `mistake:${string}`
+	/** A refused request's refusal (service-answer.ts). */
+	| `refusal:${string}`;
 
 export type SortColumn =
 	| 'number'
@@ -83,6 +85,8 @@ function inGroup(columns: VerdictColumns, index: number, group: GroupFilter): bo
 	if (group === 'clock') return columns.outsideWindow(index);
 	if (group === 'nonce') return columns.nonceReused(index);
 	const verdict = columns.verdict(index);
+	if (group.startsWith('refusal:'))
+		return verdict === 'refused' && columns.refusal(index) === group.slice('refusal:'.length);
 	if (group.startsWith('mistake:'))
 		return (
 			verdict === 'mismatch' &&
@@ -96,7 +100,7 @@ const TEXT_COLUMNS = { method: 0, url: 1, kid: 2 } as const;
 function sortKey(columns: VerdictColumns, index: number, column: SortColumn): string | number {
 	if (column === 'number') return columns.number(index);
 	if (column === 'verdict') return columns.verdict(index);
-	if (column === 'mistake') return columns.mistake(index) ?? '';
+	if (column === 'mistake') return columns.mistake(index) ?? columns.refusal(index) ?? '';
 	if (column === 'status') return columns.status(index) ?? -1;
 	if (column === 'clock') return columns.outsideWindow(index) ? 1 : 0;
 	if (column === 'nonce') return columns.nonceReused(index) ? 1 : 0;

@@ -1,9 +1,10 @@
-// The names of triage's groups in the importing page's language: the four verdicts, and the
+// The names of triage's groups in the importing page's language: the five verdicts, and the
 // mistakes of the diagnosis catalogue in a word or two for a table's cell (the catalogue's titles
 // are sentences about one request).
 import { m } from '$lib/paraglide/messages.js';
 import type { MistakeId } from '$lib/diagnosis/mistakes/catalogue';
 import { DIAGNOSIS_STOPPED } from '$lib/diagnosis/verdict';
+import type { Refusal } from '$lib/diagnosis/service-answer';
 import type { Unreadable, UnreadableCode } from '$lib/read/types';
 import type { MarkdownWords } from '$lib/triage/exports';
 import { UNEXPLAINED, type TriageFormat, type VerdictKind } from '$lib/triage/types';
@@ -50,8 +51,13 @@ const LABELS: Record<MistakeId, () => string> = {
 	'digest-unpadded': m.triage_mistake_digest_unpadded
 };
 
+/** The prefix of a mistake read from the customer's logged base string (logged-evidence.ts). */
+const LOGGED = 'logged-base-string:';
+
 function one(id: string): string {
 	if (id === UNEXPLAINED) return m.triage_group_unexplained();
+	if (id === `${LOGGED}key-or-digest`) return m.triage_mistake_logged_key_or_digest();
+	if (id.startsWith(LOGGED)) return m.triage_mistake_logged({ lines: id.slice(LOGGED.length) });
 	if (id === DIAGNOSIS_STOPPED) return m.diagnosis_stopped();
 	return Object.hasOwn(LABELS, id) ? LABELS[id as MistakeId]() : id;
 }
@@ -70,9 +76,23 @@ export function mistakeLabel(id: string): string {
 /** A verdict as the Summary and the Verdicts name it. */
 export function verdictLabel(kind: VerdictKind): string {
 	if (kind === 'match') return m.triage_group_match();
+	if (kind === 'refused') return m.triage_group_refused();
 	if (kind === 'mismatch') return m.triage_group_mismatch();
 	if (kind === 'no-key') return m.triage_group_no_key();
 	return m.triage_group_unreadable();
+}
+
+const REFUSALS: Record<Refusal, () => string> = {
+	'ts-not-seconds': m.diagnosis_refusal_ts_not_seconds,
+	'ts-milliseconds': m.diagnosis_refusal_ts_milliseconds,
+	'ext-not-signed': m.diagnosis_refusal_ext,
+	'ts-outside-window': m.diagnosis_refusal_window,
+	'nonce-reused': m.diagnosis_refusal_nonce
+};
+
+/** Why a refused request (signature right) would be refused, in a few words. */
+export function refusalLabel(id: Refusal): string {
+	return Object.hasOwn(REFUSALS, id) ? REFUSALS[id]() : id;
 }
 
 /** The detected format's name; null is an empty input. */
@@ -170,6 +190,8 @@ export function markdownWords(unit: 'line' | 'entry'): MarkdownWords {
 		mistakes: m.triage_md_mistakes(),
 		mistake: m.triage_col_mistake(),
 		unexplained: m.triage_group_unexplained(),
+		refusals: m.triage_md_refusals(),
+		refusal: m.triage_md_reason(),
 		clockAndNonces: m.triage_md_clock_and_nonces(),
 		clock: ({ windowSeconds, outsideWindow, withLoggedTime }, numbers) =>
 			first(

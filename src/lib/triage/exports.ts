@@ -4,6 +4,7 @@
 import { maskKid, masker } from '$lib/diagnosis/mask-kid';
 import { clientGroupId, confidenceOf } from '$lib/diagnosis/likely-client';
 import type { Unreadable, UnreadableCode } from '$lib/read/types';
+import type { Refusal } from '$lib/diagnosis/service-answer';
 import type { TriageSummary, VerdictKind, VerdictRecord } from './types';
 
 export interface ExportOptions {
@@ -17,6 +18,7 @@ export const CSV_COLUMNS = [
 	'url',
 	'kid',
 	'verdict',
+	'refusal',
 	'mistake',
 	'status',
 	'ts_age_seconds',
@@ -57,6 +59,7 @@ function verdictCells(record: VerdictRecord, options: ExportOptions): Cell[] {
 		url,
 		kid,
 		record.verdict,
+		record.refusal,
 		record.mistake,
 		record.status,
 		record.clock?.ageSeconds ?? null,
@@ -76,19 +79,25 @@ export function csvRow(record: VerdictRecord, options: ExportOptions = {}): stri
 }
 
 const NONCE_COLUMN = CSV_COLUMNS.indexOf('nonce_first_used_at');
+const VERDICT_COLUMN = CSV_COLUMNS.indexOf('verdict');
 
 /**
- * A row as csvRow writes it, and where in it the nonce_first_used_at cell starts: the triage's pool
- * writes a part's rows before it knows whether an earlier part used the same nonce, and fills the
- * (empty) cell in later when one did.
+ * A row as csvRow writes it, where in it the nonce_first_used_at cell starts, and where the verdict
+ * cell starts: the triage's pool writes a part's rows before it knows whether an earlier part used
+ * the same nonce, and fills the (empty) cell in later when one did, making a match refused
+ * (`match,` then the empty refusal cell become `refused,nonce-reused`).
  */
 export function csvRowWithNonceAt(
 	record: VerdictRecord,
 	options: ExportOptions = {}
-): { row: string; nonceAt: number } {
+): { row: string; nonceAt: number; verdictAt: number } {
 	const cells = verdictCells(record, options).map(csvCell);
 	const before = `${cells.slice(0, NONCE_COLUMN).join(',')},`;
-	return { row: `${before}${cells.slice(NONCE_COLUMN).join(',')}\r\n`, nonceAt: before.length };
+	return {
+		row: `${before}${cells.slice(NONCE_COLUMN).join(',')}\r\n`,
+		nonceAt: before.length,
+		verdictAt: `${cells.slice(0, VERDICT_COLUMN).join(',')},`.length
+	};
 }
 
 /**
@@ -101,6 +110,7 @@ export function ndjsonLine(record: VerdictRecord, options: ExportOptions = {}): 
 }
 
 const NONCE_KEY = `"${CSV_COLUMNS[NONCE_COLUMN]}":`;
+const VERDICT_KEY = `"${CSV_COLUMNS[VERDICT_COLUMN]}":`;
 
 /**
  * A line as ndjsonLine writes it, and where its nonce_first_used_at value starts (`null` for a first
@@ -110,9 +120,13 @@ const NONCE_KEY = `"${CSV_COLUMNS[NONCE_COLUMN]}":`;
 export function ndjsonLineWithNonceAt(
 	record: VerdictRecord,
 	options: ExportOptions = {}
-): { row: string; nonceAt: number } {
+): { row: string; nonceAt: number; verdictAt: number } {
 	const row = ndjsonLine(record, options);
-	return { row, nonceAt: row.indexOf(NONCE_KEY) + NONCE_KEY.length };
+	return {
+		row,
+		nonceAt: row.indexOf(NONCE_KEY) + NONCE_KEY.length,
+		verdictAt: row.indexOf(VERDICT_KEY) + VERDICT_KEY.length
+	};
 }
 
 /** The verdicts as one CSV text, header first. */
@@ -143,6 +157,9 @@ export interface MarkdownWords {
 	mistakes: string;
 	mistake: string;
 	unexplained: string;
+	/** The head of the section of refused requests (signature right) by reason, and its column. */
+	refusals: string;
+	refusal: string;
 	clockAndNonces: string;
 	/** `first`: the first request numbers, or null when none is outside. */
 	clock: (clock: TriageSummary['clock'], first: string | null) => string;
@@ -160,6 +177,7 @@ export interface MarkdownWords {
 
 const GROUP_NAMES: Record<VerdictKind, string> = {
 	match: 'match',
+	refused: 'signature right, refused',
 	mismatch: 'mismatch',
 	'no-key': 'no key for kid',
 	unreadable: 'unreadable'
@@ -186,6 +204,8 @@ export function englishMarkdownWords(unit: 'line' | 'entry'): MarkdownWords {
 		mistakes: 'Mismatches by mistake',
 		mistake: 'Mistake',
 		unexplained: 'unexplained',
+		refusals: 'Signature right, refused, by reason',
+		refusal: 'Reason',
 		clockAndNonces: 'Clock and nonces',
 		clock: ({ windowSeconds, outsideWindow, withLoggedTime }, first) =>
 			`ts outside ±${windowSeconds} s of the logged time: ${outsideWindow} of ${withLoggedTime} requests with a logged time (the window is an assumption: the spec does not state it)${first === null ? '' : `; first ${unit}s ${first}`}`,
@@ -212,6 +232,8 @@ export interface MarkdownOptions extends ExportOptions {
 	 * "|", or 'unknown'); the id otherwise.
 	 */
 	clientLabel?: (id: string) => string;
+	/** A refusal's label in the reader's language; its id otherwise. */
+	refusalLabel?: (id: Refusal) => string;
 	/** An unreadable request's reason in the reader's language; its code otherwise. */
 	unreadableLabel?: (code: UnreadableCode) => string;
 	/** Kids listed at most (the busiest first). */
@@ -283,6 +305,13 @@ export function summaryMarkdown(summary: TriageSummary, options: MarkdownOptions
 		out.push(
 			`| ${cell(words.unexplained)} | ${summary.unexplained} | ${examples(summary, 'unexplained')} |`
 		);
+	}
+	if (summary.groups.refused > 0) {
+		const refusalLabel = options.refusalLabel ?? ((id: Refusal) => `\`${id}\``);
+		out.push('', `## ${words.refusals}`, '');
+		out.push(...head([words.refusal, words.requests, words.firstNumbers], GROUP_COLUMNS));
+		for (const { id, count } of summary.refusals)
+			out.push(`| ${cell(refusalLabel(id))} | ${count} | ${examples(summary, `refused:${id}`)} |`);
 	}
 	const { clock } = summary;
 	out.push(

@@ -11,6 +11,7 @@ import type {
 import { UNEXPLAINED } from './types';
 import type { Unreadable, UnreadableCode } from '$lib/read/types';
 import { clientGroup, clientGroupId, clientGroupOf } from '$lib/diagnosis/likely-client';
+import type { Refusal } from '$lib/diagnosis/service-answer';
 
 /**
  * The bytes a request takes in a log, at least, as a rule: an NDJSON line or a log line with its
@@ -56,6 +57,20 @@ export class NonceLedger {
 		this.#first = new Float64Array(this.#hashes.buffer);
 	}
 
+	/** The slot of the pair see() recorded last when it was new; -1 when it was used before. */
+	#lastNew = -1;
+
+	/**
+	 * Marks the pair see() recorded last, when it was new, as first used by a match: a part of a log
+	 * triaged alone does not know an earlier part used it, and the merge that finds so makes that
+	 * match refused (pool/merge.ts, `triage --merge`). Kept as the sign of the slot's number.
+	 */
+	markMatch(): void {
+		if (this.#lastNew < 0) return;
+		const at = this.#lastNew * 2 + 1;
+		this.#first[at] = -Math.abs(this.#first[at] as number);
+	}
+
 	/** Records the pair; returns the number of the request that used it first, or null. */
 	see(kid: string, nonce: string, number: number): number | null {
 		let a = 0x811c9dc5;
@@ -79,36 +94,45 @@ export class NonceLedger {
 	 * Records a pair by its two hashes, as entries() gives them (the second's 20 bits plus one), for
 	 * `triage --merge`; returns what see() returns.
 	 */
-	seeHashes(a: number, low: number, number: number): number | null {
+	seeHashes(a: number, low: number, number: number, matched = false): number | null {
 		const hashes = this.#hashes;
 		const mask = this.#slots - 1;
 		let slot = a & mask;
 		for (;;) {
 			const held = hashes[slot * 4 + 1] as number;
 			if (held === 0) break;
-			if (held === low && hashes[slot * 4] === a) return this.#first[slot * 2 + 1] as number;
+			if (held === low && hashes[slot * 4] === a) {
+				this.#lastNew = -1;
+				return Math.abs(this.#first[slot * 2 + 1] as number);
+			}
 			slot = (slot + 1) & mask;
 		}
 		hashes[slot * 4] = a;
 		hashes[slot * 4 + 1] = low;
-		this.#first[slot * 2 + 1] = number;
+		this.#first[slot * 2 + 1] = matched ? -number : number;
+		this.#lastNew = slot;
 		this.#size += 1;
 		// At most half full: probes stay short.
 		if (this.#size * 2 > this.#slots) this.#grow();
 		return null;
 	}
 
-	/** Every pair recorded, as its two hashes and the number of its first request, in first-use order. */
-	entries(): { high: Int32Array; low: Int32Array; first: Float64Array } {
+	/**
+	 * Every pair recorded, as its two hashes, the number of its first request and whether that was
+	 * a match (markMatch), in first-use order.
+	 */
+	entries(): { high: Int32Array; low: Int32Array; first: Float64Array; matched: Uint8Array } {
 		const hashes = this.#hashes;
 		const slots: number[] = [];
 		for (let slot = 0; slot < this.#slots; slot++) if (hashes[slot * 4 + 1] !== 0) slots.push(slot);
 		const first = this.#first;
-		slots.sort((a, b) => (first[a * 2 + 1] as number) - (first[b * 2 + 1] as number));
+		const number = (slot: number) => Math.abs(first[slot * 2 + 1] as number);
+		slots.sort((a, b) => number(a) - number(b));
 		return {
 			high: Int32Array.from(slots, (slot) => hashes[slot * 4] as number),
 			low: Int32Array.from(slots, (slot) => hashes[slot * 4 + 1] as number),
-			first: Float64Array.from(slots, (slot) => first[slot * 2 + 1] as number)
+			first: Float64Array.from(slots, number),
+			matched: Uint8Array.from(slots, (slot) => ((first[slot * 2 + 1] as number) < 0 ? 1 : 0))
 		};
 	}
 
@@ -121,6 +145,7 @@ export class NonceLedger {
 		const grown = new Int32Array(slots * 2 * 4);
 		const grownFirst = new Float64Array(grown.buffer);
 		const mask = slots * 2 - 1;
+		const lastNew = this.#lastNew;
 		for (let old = 0; old < slots; old++) {
 			const low = hashes[old * 4 + 1] as number;
 			if (low === 0) continue;
@@ -130,6 +155,8 @@ export class NonceLedger {
 			grown[slot * 4] = high;
 			grown[slot * 4 + 1] = low;
 			grownFirst[slot * 2 + 1] = first[old * 2 + 1] as number;
+			// The pair recorded last moves too: markMatch finds it at its new slot.
+			if (old === lastNew) this.#lastNew = slot;
 		}
 		this.#slots = slots * 2;
 		this.#hashes = grown;
@@ -150,8 +177,15 @@ const MAX_KIDS = 10_000;
 const EXAMPLES = 10;
 
 export class Tally {
-	#groups: Record<VerdictKind, number> = { match: 0, mismatch: 0, 'no-key': 0, unreadable: 0 };
+	#groups: Record<VerdictKind, number> = {
+		match: 0,
+		refused: 0,
+		mismatch: 0,
+		'no-key': 0,
+		unreadable: 0
+	};
 	#mistakes = new Map<string, number>();
+	#refusals = new Map<Refusal, number>();
 	#unreadable = new Map<UnreadableCode, number>();
 	#kids = new Map<string, KidCount>();
 	#otherKids = 0;
@@ -168,7 +202,7 @@ export class Tally {
 
 	get requests(): number {
 		const groups = this.#groups;
-		return groups.match + groups.mismatch + groups['no-key'] + groups.unreadable;
+		return groups.match + groups.refused + groups.mismatch + groups['no-key'] + groups.unreadable;
 	}
 
 	skip(): void {
@@ -188,6 +222,10 @@ export class Tally {
 			const mistake = record.mistake ?? UNEXPLAINED;
 			this.#mistakes.set(mistake, (this.#mistakes.get(mistake) ?? 0) + 1);
 			this.#example(mistake, record.number);
+		}
+		if (record.refusal !== null) {
+			this.#refusals.set(record.refusal, (this.#refusals.get(record.refusal) ?? 0) + 1);
+			this.#example(`refused:${record.refusal}`, record.number);
 		}
 		if (record.unreadable !== null) {
 			const { code } = record.unreadable;
@@ -231,6 +269,7 @@ export class Tally {
 				.filter(({ key }) => key !== UNEXPLAINED)
 				.map(({ key, count }) => ({ id: key, count })),
 			unexplained: this.#mistakes.get(UNEXPLAINED) ?? 0,
+			refusals: byCount(this.#refusals).map(({ key, count }) => ({ id: key, count })),
 			clock: {
 				outsideWindow: this.#outsideWindow,
 				withLoggedTime: this.#withLoggedTime,
@@ -277,6 +316,7 @@ export class Tally {
 			groups: counts.groups,
 			mistakes: counts.mistakes,
 			unexplained: counts.unexplained,
+			refusals: counts.refusals,
 			clock: counts.clock,
 			noncesReused: counts.noncesReused,
 			clients: counts.clients,
@@ -300,9 +340,10 @@ export class Tally {
 			if (count > 0) counts.set(key, (counts.get(key) ?? 0) + count);
 		};
 		for (const kind of Object.keys(this.#groups) as VerdictKind[])
-			this.#groups[kind] += part.groups[kind];
+			this.#groups[kind] += part.groups[kind] ?? 0;
 		for (const { id, count } of part.mistakes) add(this.#mistakes, id, count);
 		add(this.#mistakes, UNEXPLAINED, part.unexplained);
+		for (const { id, count } of part.refusals) add(this.#refusals, id, count);
 		for (const { code, count } of part.unreadable) add(this.#unreadable, code, count);
 		this.#outsideWindow += part.clock.outsideWindow;
 		this.#withLoggedTime += part.clock.withLoggedTime;

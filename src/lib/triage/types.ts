@@ -1,14 +1,19 @@
 // What triage reads, decides and reports: plain data in no language, so that the worker can post it,
 // the page can render it in English or Chinese, and the command line can print it.
 import type { UriForm } from '$lib/mac';
+import type { Refusal } from '$lib/diagnosis/service-answer';
 import type { SentAt } from '$lib/read/sent-at';
 import type { LogFormat, Unreadable, UnreadableCode } from '$lib/read/types';
 
 /** The three kinds of file triage reads. */
 export type TriageFormat = LogFormat;
 
-/** The four groups every request falls in. */
-export type VerdictKind = 'match' | 'mismatch' | 'no-key' | 'unreadable';
+/**
+ * The five groups every request falls in. 'match' only when nothing seen says the service would
+ * refuse it; 'refused': the signature is right, but the service would refuse it (or, for a nonce
+ * used again, may: the spec does not say), see $lib/diagnosis/service-answer.
+ */
+export type VerdictKind = 'match' | 'refused' | 'mismatch' | 'no-key' | 'unreadable';
 
 /** The mistake group of a mismatch that no catalogued mistake reproduces. */
 export const UNEXPLAINED = 'unexplained';
@@ -27,6 +32,8 @@ export interface VerdictRecord {
 	 * by "+" for a pair), or 'unexplained'. Null for the other verdicts.
 	 */
 	mistake: string | null;
+	/** For 'refused': why the service would refuse it. Null for the other verdicts. */
+	refusal: Refusal | null;
 	status: number | null;
 	/** The Authorization header as logged, for the hand-over to /verify; empty when unreadable. */
 	authorization: string;
@@ -69,7 +76,7 @@ export interface TriageSummary {
 	 */
 	stopped: Unreadable | null;
 	bytesRead: number;
-	/** Requests in the four groups (match + mismatch + no key + unreadable). */
+	/** Requests in the five groups (match + refused + mismatch + no key + unreadable). */
 	requests: number;
 	/** Lines or HAR entries with no MAC-signed request in them (other log lines, unsigned calls). */
 	skipped: number;
@@ -77,6 +84,8 @@ export interface TriageSummary {
 	/** Mismatches per diagnosed mistake id, most first; 'unexplained' is counted apart. */
 	mistakes: { id: string; count: number }[];
 	unexplained: number;
+	/** Refused requests (signature right) per reason, most first. */
+	refusals: { id: Refusal; count: number }[];
 	/** Requests whose ts is outside ±windowSeconds of their logged time, of those with a logged time. */
 	clock: { outsideWindow: number; withLoggedTime: number; windowSeconds: number };
 	/** Requests that reuse a nonce an earlier request of the same kid used. */
@@ -91,7 +100,10 @@ export interface TriageSummary {
 	/** Per kid, most requests first (at most 10,000 kids; `otherKids` counts the requests past that). */
 	kids: KidCount[];
 	otherKids: number;
-	/** The first request numbers of each group, to quote: keys are verdicts, mistake ids, 'clock', 'nonce'. */
+	/**
+	 * The first request numbers of each group, to quote: keys are verdicts, mistake ids, 'clock',
+	 * 'nonce', and `refused:<refusal>`.
+	 */
 	examples: Record<string, number[]>;
 	/** Workers the log was split across (the pool: src/lib/triage/pool); 0 when one thread read it. */
 	workers: number;
@@ -106,6 +118,7 @@ export type TriageCounts = Pick<
 	| 'groups'
 	| 'mistakes'
 	| 'unexplained'
+	| 'refusals'
 	| 'clock'
 	| 'noncesReused'
 	| 'clients'
@@ -116,7 +129,7 @@ export interface TriageProgress {
 	bytesRead: number;
 	/** The input's size when known (a File, a file on disk), else null. */
 	totalBytes: number | null;
-	/** Requests in the four groups so far. */
+	/** Requests in the five groups so far. */
 	requests: number;
 	/** Requests per second since the start. */
 	rate: number;

@@ -9,6 +9,7 @@
 import type { UriForm } from '$lib/mac';
 import type { SentAtSource } from '$lib/read/sent-at';
 import type { Unreadable } from '$lib/read/types';
+import type { Refusal } from '$lib/diagnosis/service-answer';
 import type { VerdictKind, VerdictRecord } from './types';
 
 export interface VerdictBatch {
@@ -23,25 +24,33 @@ export interface VerdictBatch {
 	text: string;
 	/** Where each of those four texts ends in `text`. */
 	ends: Uint32Array<ArrayBuffer>;
-	/** The records that have a mistake or are unreadable: their index in the batch and those fields. */
-	rare: { index: number; mistake: string | null; unreadable: Unreadable | null }[];
+	/**
+	 * The records that have a mistake, a refusal or are unreadable: their index in the batch and
+	 * those fields.
+	 */
+	rare: {
+		index: number;
+		mistake: string | null;
+		unreadable: Unreadable | null;
+		refusal: Refusal | null;
+	}[];
 }
 
 const VALUES = 5;
 const TEXTS = 4;
 
-const VERDICTS: readonly VerdictKind[] = ['match', 'mismatch', 'no-key', 'unreadable'];
+const VERDICTS: readonly VerdictKind[] = ['match', 'mismatch', 'no-key', 'unreadable', 'refused'];
 const SOURCES: readonly SentAtSource[] = ['har', 'date', 'log'];
-const VERDICT_MASK = 0b11;
-const BROWSER = 1 << 2;
-const STATUS = 1 << 3;
-const SENT_AT = 1 << 4;
-const ZONE_KNOWN = 1 << 5;
-const SOURCE_SHIFT = 6;
-const CLOCK = 1 << 8;
-const AGE = 1 << 9;
-const OUTSIDE_WINDOW = 1 << 10;
-const NONCE_FIRST = 1 << 11;
+const VERDICT_MASK = 0b111;
+const BROWSER = 1 << 3;
+const STATUS = 1 << 4;
+const SENT_AT = 1 << 5;
+const ZONE_KNOWN = 1 << 6;
+const SOURCE_SHIFT = 7;
+const CLOCK = 1 << 9;
+const AGE = 1 << 10;
+const OUTSIDE_WINDOW = 1 << 11;
+const NONCE_FIRST = 1 << 12;
 
 export function encodeVerdicts(records: readonly VerdictRecord[]): VerdictBatch {
 	const count = records.length;
@@ -88,8 +97,13 @@ export function encodeVerdicts(records: readonly VerdictRecord[]): VerdictBatch 
 		ends[text + 1] = end += record.url.length;
 		ends[text + 2] = end += record.kid.length;
 		ends[text + 3] = end += record.authorization.length;
-		if (record.mistake !== null || record.unreadable !== null)
-			rare.push({ index, mistake: record.mistake, unreadable: record.unreadable });
+		if (record.mistake !== null || record.unreadable !== null || record.refusal !== null)
+			rare.push({
+				index,
+				mistake: record.mistake,
+				unreadable: record.unreadable,
+				refusal: record.refusal
+			});
 	}
 	return { count, values, flags, clients, text: texts.join(''), ends, rare };
 }
@@ -101,6 +115,21 @@ export function encodeVerdicts(records: readonly VerdictRecord[]): VerdictBatch 
 export function setNonceFirstUsedAt(batch: VerdictBatch, index: number, first: number): void {
 	batch.values[index * VALUES + 4] = first;
 	batch.flags[index] = (batch.flags[index] as number) | NONCE_FIRST;
+}
+
+/** Whether record `index` of a batch is a match (nothing yet seen that the service would refuse). */
+export function isMatchAt(batch: VerdictBatch, index: number): boolean {
+	return VERDICTS[(batch.flags[index] as number) & VERDICT_MASK] === 'match';
+}
+
+/**
+ * Makes record `index` of a batch, a match, refused for `refusal`: the pool learns a nonce was used
+ * before only when the parts before have been merged.
+ */
+export function setRefused(batch: VerdictBatch, index: number, refusal: Refusal): void {
+	const bits = batch.flags[index] as number;
+	batch.flags[index] = (bits & ~VERDICT_MASK) | VERDICTS.indexOf('refused');
+	batch.rare.push({ index, mistake: null, unreadable: null, refusal });
 }
 
 /** What postMessage may move rather than copy. */
@@ -125,6 +154,7 @@ function decodeAt(batch: VerdictBatch, index: number): VerdictRecord {
 		kid: text.slice(urlEnd, kidEnd),
 		verdict: VERDICTS[bits & VERDICT_MASK] as VerdictKind,
 		mistake: null,
+		refusal: null,
 		status: bits & STATUS ? (values[at + 1] as number) : null,
 		authorization: text.slice(kidEnd, ends[cut + 3] as number),
 		uriForm: (bits & BROWSER ? 'browser' : 'as-written') satisfies UriForm,
@@ -152,10 +182,11 @@ function decodeAt(batch: VerdictBatch, index: number): VerdictRecord {
 export function decodeVerdicts(batch: VerdictBatch): VerdictRecord[] {
 	const records: VerdictRecord[] = new Array(batch.count);
 	for (let index = 0; index < batch.count; index++) records[index] = decodeAt(batch, index);
-	for (const { index, mistake, unreadable } of batch.rare) {
+	for (const { index, mistake, unreadable, refusal } of batch.rare) {
 		const record = records[index] as VerdictRecord;
 		record.mistake = mistake;
 		record.unreadable = unreadable;
+		record.refusal = refusal;
 	}
 	return records;
 }
@@ -233,6 +264,7 @@ export class VerdictColumns {
 		if (rare !== undefined) {
 			record.mistake = rare.mistake;
 			record.unreadable = rare.unreadable;
+			record.refusal = rare.refusal;
 		}
 		return record;
 	}
@@ -264,6 +296,15 @@ export class VerdictColumns {
 		return (batch.flags[row] as number) & STATUS
 			? (batch.values[row * VALUES + 1] as number)
 			: null;
+	}
+
+	/** Why the service would refuse it, for a refused one; null for the others. */
+	refusal(index: number): Refusal | null {
+		const row = this.#find(index);
+		return (
+			(this.#rare[this.#batch] as Map<number, VerdictBatch['rare'][number]>).get(row)?.refusal ??
+			null
+		);
 	}
 
 	/** Whether its ts lies outside the window against its logged time. */

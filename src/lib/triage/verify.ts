@@ -1,11 +1,20 @@
 // Stage 2 of triage: one logged request against its kid's key. The base string is rebuilt by the
 // protocol core exactly as /verify builds the expected one; a mismatch is handed to /verify's
 // diagnosis, which names the catalogued mistake that reproduces it.
-import { attempt, parseAuthorization, requestTarget, type MacHeaderParams } from '$lib/mac';
+import {
+	attempt,
+	baseString,
+	parseAuthorization,
+	requestTarget,
+	type MacHeaderParams
+} from '$lib/mac';
 import { BASE_URLS, hostsOf } from '$lib/account-api/deployments';
 import { clockCheck } from '$lib/diagnosis/clock-check';
-import { firstExplanationId, type DiagnoseInput } from '$lib/diagnosis/diagnose';
+import { firstExplanationId, signingInputsOf, type DiagnoseInput } from '$lib/diagnosis/diagnose';
+import { readLoggedBaseString } from '$lib/diagnosis/base-string-diff';
 import { UNKNOWN_CLIENT, clientCode, headerShape } from '$lib/diagnosis/likely-client';
+import { loggedEvidence } from '$lib/diagnosis/logged-evidence';
+import { refusalOf } from '$lib/diagnosis/service-answer';
 import type { DigestSigner } from '$lib/diagnosis/diagnose';
 import { fastAuthorization, fastTarget, type FastTarget, type ShapeOut } from './fast-parse';
 import type { MacChecks } from './hmac';
@@ -42,6 +51,7 @@ export function unreadableRecord(unreadable: Unreadable, request?: LoggedRequest
 		kid: '',
 		verdict: 'unreadable',
 		mistake: null,
+		refusal: null,
 		status: request?.status ?? null,
 		authorization: '',
 		uriForm: request?.uriForm ?? 'as-written',
@@ -97,6 +107,7 @@ export function checkRequest(request: LoggedRequest, context: CheckContext): Che
 		kid,
 		verdict: 'match',
 		mistake: null,
+		refusal: null,
 		status: request.status,
 		authorization: request.authorization,
 		uriForm: request.uriForm,
@@ -132,9 +143,29 @@ export function checkRequest(request: LoggedRequest, context: CheckContext): Che
 		(authorization.ext ?? '') +
 		'\n';
 	const mac = authorization.mac.trim();
+	const check = context.checks.for(macKey);
+	const ext = authorization.ext ?? '';
+	// The mac signs the header's ext as line 7 (the service's line 7 is empty: refused), or, with an
+	// ext, the spec's empty line 7 (the service's own base string: a match).
+	let signedExt = true;
+	if (!check(text, mac)) {
+		if (ext === '' || !check(text.slice(0, text.length - ext.length - 1) + '\n', mac))
+			return decide(false, record, request, authorization, macKey);
+		signedExt = false;
+	}
 	// A match, the common case, allocates nothing more.
-	if (context.checks.for(macKey)(text, mac)) return { record, mismatch: null };
-	return decide(false, record, request, authorization, macKey);
+	const refusal = refusalOf({
+		ts,
+		ext: signedExt ? ext : '',
+		outsideWindow: clock === null ? null : clock.outsideWindow,
+		nonceFirstUsedAt: record.nonceFirstUsedAt
+	});
+	if (refusal !== null) {
+		record.verdict = 'refused';
+		record.refusal = refusal;
+		// A match, its pair new here: a part triaged alone marks it for the merge.
+	} else if (record.nonceFirstUsedAt === null) context.nonces.markMatch();
+	return { record, mismatch: null };
 }
 
 /** Where checkRequest's fast reader writes a header's shape (one object, reused). */
@@ -158,7 +189,8 @@ function decide(
 			url: request.url,
 			uriForm: request.uriForm,
 			macKey,
-			knownHosts: KNOWN_HOSTS
+			knownHosts: KNOWN_HOSTS,
+			...(request.loggedBaseString === null ? {} : { loggedBaseString: request.loggedBaseString })
 		}
 	};
 }
@@ -194,7 +226,24 @@ function unreadableCheck(unreadable: Unreadable, request: LoggedRequest): Checke
  */
 export async function diagnoseMistake(input: DiagnoseInput, hmac?: DigestSigner): Promise<string> {
 	try {
-		return (await firstExplanationId(input, hmac === undefined ? {} : { hmac })) ?? UNEXPLAINED;
+		// The customer's logged base string is evidence, checked first: with the key right, the lines
+		// it differs on are the mistake (logged-evidence.ts).
+		const logged = input.loggedBaseString;
+		let evidence: string | null = null;
+		if (logged !== undefined) {
+			const { correct } = signingInputsOf(input);
+			const found = await loggedEvidence(
+				baseString(correct),
+				readLoggedBaseString(logged).text,
+				input.macKey,
+				input.authorization.mac,
+				hmac === undefined ? undefined : (key, text) => hmac(key, text, 'SHA-1')
+			);
+			if (found.keyRight) return found.id;
+			evidence = found.id;
+		}
+		const found = await firstExplanationId(input, hmac === undefined ? {} : { hmac });
+		return found ?? evidence ?? UNEXPLAINED;
 	} catch {
 		return UNEXPLAINED;
 	}

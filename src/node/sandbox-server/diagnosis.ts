@@ -1,14 +1,17 @@
 // The sandbox server's answer to a request that fails verification says why, in two headers:
 // X-Sandbox-Diagnosis (`reason=mac-mismatch; mistake=host-other-deployment; client=docs-node-old;
-// confidence=high`, or `reason=ts-outside-window` …; for a host signed that is not the one called,
-// also `signed=<host>; called=<host:port>; hint="signed <host> but called <host:port>: sign the host
-// you call"`) and X-Sandbox-Base-String (the base string the sandbox built). Node only: the service itself, which the page runs too, knows nothing of the
+// confidence=high; verdict=mismatch; headline=mismatch:host-other-deployment`, or
+// `reason=ts-outside-window; verdict=refused; headline=refused:ts-milliseconds` …; for a host signed
+// that is not the one called, also `signed=<host>; called=<host:port>; hint="signed <host> but
+// called <host:port>: sign the host you call"`) and X-Sandbox-Base-String (the base string the
+// sandbox built). Node only: the service itself, which the page runs too, knows nothing of the
 // diagnosis, so the catalogue stays out of the page.
 import type { MacHeaderParams } from '$lib/mac';
 import { diagnose } from '$lib/diagnosis/diagnose';
 import { likelyClient } from '$lib/diagnosis/likely-client';
-import { DIAGNOSIS_STOPPED } from '$lib/diagnosis/verdict';
-import type { SandboxOutcome } from '$lib/sandbox/service';
+import { DIAGNOSIS_STOPPED, type Diagnosis } from '$lib/diagnosis/verdict';
+import { headlineId, judge } from '$lib/diagnosis/service-answer';
+import type { SandboxOutcome, SandboxToken, SandboxVerdict } from '$lib/sandbox/service';
 
 export const DIAGNOSIS_HEADER = 'x-sandbox-diagnosis';
 export const BASE_STRING_HEADER = 'x-sandbox-base-string';
@@ -54,17 +57,22 @@ function otherHostSigned(
  * `; signed=<host>; called=<host:port>; hint="signed <host> but called <host:port>: sign the host
  * you call"`. ASCII (the caller makes it header-safe).
  */
-export async function mismatchDiagnosis(mismatch: SandboxMismatch): Promise<string> {
+export async function mismatchDiagnosis(
+	mismatch: SandboxMismatch,
+	known: Diagnosis | null = null
+): Promise<string> {
 	let mistake = 'unexplained';
 	let hostHint = '';
 	try {
-		const diagnosis = await diagnose({
-			authorization: mismatch.params,
-			method: mismatch.method,
-			url: mismatch.url,
-			uriForm: mismatch.uriForm,
-			macKey: mismatch.macKey
-		});
+		const diagnosis =
+			known ??
+			(await diagnose({
+				authorization: mismatch.params,
+				method: mismatch.method,
+				url: mismatch.url,
+				uriForm: mismatch.uriForm,
+				macKey: mismatch.macKey
+			}));
 		mistake =
 			diagnosis.verdict === 'stopped'
 				? DIAGNOSIS_STOPPED
@@ -88,32 +96,76 @@ export async function mismatchDiagnosis(mismatch: SandboxMismatch): Promise<stri
 }
 
 /**
+ * The sandbox's answers that the headline judges (service-answer.ts): those where the signature
+ * decides, or where a right signature is refused for its ts or its nonce.
+ */
+const JUDGED: ReadonlySet<SandboxVerdict> = new Set([
+	'mac-mismatch',
+	'ts-not-seconds',
+	'ts-outside-window',
+	'nonce-reused'
+]);
+
+/**
  * X-Sandbox-Diagnosis for an answer: null for a request that passed; `reason=<verdict>` for the
- * others, with the diagnosis of a wrong mac after it. `url` is the URL as called, its path and
- * query as received.
+ * others. Where the signature decides (JUDGED) and the kid's key is known, for a mismatch the
+ * diagnosis of its mac follows, and then the verdict and the headline that /verify and the triage
+ * give the same request: `verdict=<match, refused or mismatch>; headline=<headlineId>`. The sandbox's
+ * clock at receipt is the request's send time; its nonce memory says whether the nonce was used.
+ * `url` is the URL as called, its path and query as received.
  */
 export async function diagnosisOf(
 	outcome: SandboxOutcome,
-	request: { method: string; url: string; authorization: string | null }
+	request: { method: string; url: string; authorization: string | null },
+	tokenFor: (kid: string) => SandboxToken | undefined = () => undefined
 ): Promise<string | null> {
 	if (outcome.verdict === 'ok') return null;
 	const reason = `reason=${outcome.verdict}`;
+	const { params } = outcome;
+	const token = outcome.token ?? (params === null ? undefined : tokenFor(params.id));
 	if (
-		outcome.verdict !== 'mac-mismatch' ||
-		outcome.params === null ||
-		outcome.token === null ||
+		!JUDGED.has(outcome.verdict) ||
+		params === null ||
+		token === undefined ||
 		request.authorization === null
 	)
 		return reason;
-	const found = await mismatchDiagnosis({
-		authorization: request.authorization,
-		params: outcome.params,
-		method: request.method,
-		url: request.url,
-		uriForm: 'as-written',
-		macKey: outcome.token.macKey
+	let diagnosis: Diagnosis | null = null;
+	try {
+		diagnosis = await diagnose({
+			authorization: params,
+			method: request.method,
+			url: request.url,
+			uriForm: 'as-written',
+			macKey: token.macKey
+		});
+	} catch {
+		// A URL the diagnosis cannot sign: nothing reproduces it.
+	}
+	if (diagnosis === null || !diagnosis.match) {
+		const found = await mismatchDiagnosis(
+			{
+				authorization: request.authorization,
+				params,
+				method: request.method,
+				url: request.url,
+				uriForm: 'as-written',
+				macKey: token.macKey
+			},
+			diagnosis
+		);
+		const mistake = /^mistake=([^;]*)/.exec(found)?.[1] ?? 'unexplained';
+		return `${reason}; ${found}; verdict=mismatch; headline=${headlineId('mismatch', null, mistake)}`;
+	}
+	// The sandbox's clock when it received the request is its send time; its nonce memory says
+	// whether the nonce was used (by a request it does not number).
+	const { verdict, headline } = judge(diagnosis, {
+		ts: params.ts,
+		ext: params.ext,
+		outsideWindow: outcome.verdict === 'ts-outside-window',
+		nonceFirstUsedAt: outcome.verdict === 'nonce-reused' ? 0 : null
 	});
-	return `${reason}; ${found}`;
+	return `${reason}; verdict=${verdict}; headline=${headline}`;
 }
 
 /**

@@ -197,7 +197,9 @@ export async function startSandboxServer(
 		const diagnosis =
 			outcome.verdict === 'fault'
 				? `reason=fault; fault=${fault?.spec ?? ''}`
-				: await diagnosisOf(outcome, { method, url, authorization });
+				: await diagnosisOf(outcome, { method, url, authorization }, (kid) =>
+						service.tokenFor(kid)
+					);
 		const headers: Record<string, string> = args.strict ? {} : cors(incoming);
 		if (!args.strict && diagnosis !== null) {
 			headers[DIAGNOSIS_HEADER] = headerSafe(diagnosis);

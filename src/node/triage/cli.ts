@@ -45,8 +45,11 @@ Standard input has no name to put the verdicts beside: with FILE -, give --out, 
 --summary-only.
 
 Exit status:
-  0        every request read matches (or has no key for its kid)
-  1        a request mismatches or cannot be read
+  0        every request read matches and nothing seen says the service would refuse it (or it
+           has no key for its kid)
+  1        a request mismatches, cannot be read, or has a right signature the service would
+           refuse ("signature right, refused": ts in milliseconds, an ext signed as line 7, ts
+           outside the window of its logged time, a nonce used again)
   2        a usage error, or input that cannot be read (missing, empty, text with no signed
            request in it, a read that failed, a keys file or a PART.json with problems); one
            line on standard error says which
@@ -201,8 +204,11 @@ function reason(error: unknown): string {
 	return message.split('\n', 1)[0]?.trim() ?? '';
 }
 
+/** 0 only when every request verified would be accepted: a refused one (signature right) is not. */
 const exitStatus = (summary: TriageSummary) =>
-	summary.groups.mismatch > 0 || summary.groups.unreadable > 0 ? 1 : 0;
+	summary.groups.mismatch > 0 || summary.groups.refused > 0 || summary.groups.unreadable > 0
+		? 1
+		: 0;
 
 export interface MainOptions {
 	/**

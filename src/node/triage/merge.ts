@@ -2,9 +2,11 @@
 // triaged on its own (split by lines, in parallel), added up into the summary of the whole log. The
 // counts add up; what does not is carried by each part: its kid and nonce pairs, so that a nonce a
 // later part uses again counts as used again, as it would in one run over the whole log.
+import { REFUSALS } from '$lib/diagnosis/service-answer';
 import { Buffer } from 'node:buffer';
 import { TS_WINDOW_SECONDS } from '$lib/account-api/ts-window';
 import { NonceLedger, Tally } from '$lib/triage/tally';
+import { withReuses } from '$lib/triage/pool/merge';
 import type { TriageSummary } from '$lib/triage/types';
 
 /**
@@ -25,7 +27,7 @@ export interface PartSummary extends TriageSummary {
 }
 
 export function encodeLedger(ledger: NonceLedger): NonceFingerprints {
-	const { high, low, first } = ledger.entries();
+	const { high, low, first, matched } = ledger.entries();
 	const bytes = Buffer.alloc(high.length * 15);
 	let at = 0;
 	let previous = 0;
@@ -38,15 +40,21 @@ export function encodeLedger(ledger: NonceLedger): NonceFingerprints {
 		}
 		bytes[at++] = delta;
 		at = bytes.writeInt32LE(high[index] as number, at);
-		at = bytes.writeUIntLE(low[index] as number, at, 3);
+		at = bytes.writeUIntLE((low[index] as number) | (matched[index] === 1 ? MATCHED : 0), at, 3);
 	}
 	return { pairs: high.length, fingerprints: bytes.subarray(0, at).toString('base64') };
 }
 
+/**
+ * The flag of a pair's second hash (3 bytes, of which the hash takes 21 bits) saying its first use
+ * was a match: a later part using the pair makes that use refused (see NonceLedger.markMatch).
+ */
+const MATCHED = 0x800000;
+
 /** The pairs, each given to `see` in the order of first use; false when the text is not a ledger. */
 function eachPair(
 	{ pairs, fingerprints }: NonceFingerprints,
-	see: (high: number, low: number, first: number) => void
+	see: (high: number, low: number, first: number, matched: boolean) => void
 ): boolean {
 	const bytes = Buffer.from(fingerprints, 'base64');
 	let at = 0;
@@ -62,10 +70,11 @@ function eachPair(
 			if (byte < 0x80) break;
 		}
 		if (at + 7 > bytes.length) return false;
-		const low = bytes.readUIntLE(at + 4, 3);
+		const field = bytes.readUIntLE(at + 4, 3);
+		const low = field & ~MATCHED;
 		if (low === 0 || low > 0x100000) return false;
 		first += delta;
-		see(bytes.readInt32LE(at), low, first);
+		see(bytes.readInt32LE(at), low, first, (field & MATCHED) !== 0);
 		at += 7;
 	}
 	return at === bytes.length;
@@ -88,9 +97,9 @@ function problem(value: unknown): string | null {
 	const groups = value.groups;
 	if (
 		!isObject(groups) ||
-		!['match', 'mismatch', 'no-key', 'unreadable'].every((kind) => isCount(groups[kind]))
+		!['match', 'refused', 'mismatch', 'no-key', 'unreadable'].every((kind) => isCount(groups[kind]))
 	)
-		return 'no groups';
+		return 'no groups: made by triage --json before refused requests were counted apart?';
 	const clock = value.clock;
 	if (
 		!isObject(clock) ||
@@ -111,6 +120,11 @@ function problem(value: unknown): string | null {
 	if (!counted(value.mistakes, 'id') || !counted(value.clients, 'id'))
 		return 'no mistakes or clients';
 	if (!counted(value.unreadable, 'code')) return 'no unreadable';
+	if (
+		!counted(value.refusals, 'id') ||
+		!(value.refusals as { id: string }[]).every(({ id }) => (REFUSALS as string[]).includes(id))
+	)
+		return 'no refusals';
 	const kids = value.kids;
 	if (
 		!Array.isArray(kids) ||
@@ -182,16 +196,18 @@ export function mergeParts(parts: readonly Part[]): { summary: PartSummary } | s
 		const on = (number: number) => (number === 0 ? 0 : number + offset);
 		// A pair an earlier part used makes this part's first use of it a nonce used again.
 		const again: number[] = [];
-		const valid = eachPair(summary.nonceLedger, (high, low, first) => {
-			if (ledger.seeHashes(high, low, on(first)) !== null) again.push(on(first));
+		// Of those, the ones whose request was a match in its part: now refused (service-answer.ts).
+		const refused: number[] = [];
+		const valid = eachPair(summary.nonceLedger, (high, low, first, matched) => {
+			if (ledger.seeHashes(high, low, on(first), matched) === null) return;
+			again.push(on(first));
+			if (matched) refused.push(on(first));
 		});
 		if (!valid) return `${parts[index]?.name} has a nonceLedger that cannot be read.`;
 		const examples = Object.fromEntries(
 			Object.entries(summary.examples).map(([group, numbers]) => [group, numbers.map(on)])
 		);
-		if (again.length > 0)
-			examples.nonce = [...(examples.nonce ?? []), ...again].sort((a, b) => a - b).slice(0, 10);
-		tally.absorb({ ...summary, examples, noncesReused: summary.noncesReused + again.length });
+		tally.absorb(withReuses({ ...summary, examples }, again, refused));
 		offset += summary.requests + summary.skipped;
 	}
 	const summary = tally.summary({

@@ -56,6 +56,8 @@ export function entrySentence(entry: Pick<JournalEntry, 'verdict' | 'method' | '
 		case 'unknown-kid':
 			return m.sandbox_live_says_unknown_kid();
 		case 'mac-mismatch': {
+			// Signed right over the header's ext as line 7: the sandbox, as the spec, signs it empty.
+			if (parts.get('headline') === 'refused:ext-not-signed') return m.diagnosis_refused_ext();
 			const signed = parts.get('signed');
 			const called = parts.get('called');
 			if (signed !== undefined && called !== undefined)

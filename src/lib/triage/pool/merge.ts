@@ -5,7 +5,7 @@
 // counts are corrected before the part is released.
 import { NonceLedger, Tally } from '../tally';
 import type { TriageSummary } from '../types';
-import { setNonceFirstUsedAt } from '../verdict-batch';
+import { setNonceFirstUsedAt, setRefused } from '../verdict-batch';
 import type { PartResult } from './part';
 
 /** How many request numbers a group quotes (Tally's EXAMPLES). */
@@ -64,20 +64,27 @@ export class PartMerger {
 			const first = this.nonces.seeHashes(
 				journal.high[at] as number,
 				journal.low[at] as number,
-				numbers(place)
+				numbers(place),
+				result.matched[place] === 1
 			);
 			// Used before, in this part or an earlier one: the worker kept no table (part.ts).
 			if (first !== null) reuses.push({ place, first });
 		}
 		let text = result.text;
 		if (reuses.length > 0) {
-			if (result.batch)
+			// A match whose nonce was used before is refused (service-answer.ts): its verdict too.
+			const refused = reuses.filter(({ place }) => result.matched[place] === 1);
+			if (result.batch) {
 				for (const { place, first } of reuses) setNonceFirstUsedAt(result.batch, place, first);
-			if (text !== null && result.nonceAt !== null) text = patched(text, result.nonceAt, reuses);
+				for (const { place } of refused) setRefused(result.batch, place, 'nonce-reused');
+			}
+			if (text !== null && result.nonceAt !== null)
+				text = patched(text, result.nonceAt, result.verdictAt, result.matched, reuses);
 			this.tally.absorb(
 				withReuses(
 					summary,
-					reuses.map(({ place }) => numbers(place))
+					reuses.map(({ place }) => numbers(place)),
+					refused.map(({ place }) => numbers(place))
 				)
 			);
 		} else this.tally.absorb(summary);
@@ -94,15 +101,37 @@ function verdictNumbers(result: PartResult): (place: number) => number {
 	return (place) => source[place * stride] as number;
 }
 
-/** The text with each verdict's nonce cell written: an empty CSV cell, or NDJSON's `null`. */
+/** The verdict and refusal cells of a match, as CSV and NDJSON write them, and as refused. */
+const CSV_MATCH = 'match,';
+const CSV_REFUSED = 'refused,nonce-reused';
+const NDJSON_MATCH = '"match","refusal":null';
+const NDJSON_REFUSED = '"refused","refusal":"nonce-reused"';
+
+/**
+ * The text with each verdict's nonce cell written (an empty CSV cell, or NDJSON's `null`), and a
+ * match's verdict and refusal cells made refused. The verdict cell comes before the nonce cell in a
+ * row, and the rows are in order: the pieces are cut in one pass.
+ */
 function patched(
 	text: string,
 	nonceAt: Uint32Array,
+	verdictAt: Uint32Array | null,
+	matched: Uint8Array,
 	reuses: readonly { place: number; first: number }[]
 ): string {
 	const pieces: string[] = [];
 	let from = 0;
 	for (const { place, first } of reuses) {
+		if (verdictAt !== null && matched[place] === 1) {
+			const at = verdictAt[place] as number;
+			const [before, after] = text.startsWith(CSV_MATCH, at)
+				? [CSV_MATCH, CSV_REFUSED]
+				: [NDJSON_MATCH, NDJSON_REFUSED];
+			if (text.startsWith(before, at)) {
+				pieces.push(text.slice(from, at), after);
+				from = at + before.length;
+			}
+		}
 		const at = nonceAt[place] as number;
 		pieces.push(text.slice(from, at), String(first));
 		// NDJSON holds `null` where CSV holds nothing.
@@ -112,9 +141,43 @@ function patched(
 	return pieces.join('');
 }
 
-/** A part's summary with the reuses of pairs the coordinator found counted in. */
-function withReuses(summary: TriageSummary, numbers: number[]): TriageSummary {
+/** Numbers in order, the first EXAMPLES of them. */
+const firstOf = (numbers: number[]) => numbers.sort((a, b) => a - b).slice(0, EXAMPLES);
+
+/**
+ * A part's summary with the reuses of pairs the coordinator found counted in, and the matches among
+ * them (`refused`) moved to the refused group.
+ */
+export function withReuses(
+	summary: TriageSummary,
+	numbers: number[],
+	refused: number[]
+): TriageSummary {
 	const examples = { ...summary.examples };
-	examples.nonce = [...(examples.nonce ?? []), ...numbers].sort((a, b) => a - b).slice(0, EXAMPLES);
-	return { ...summary, noncesReused: summary.noncesReused + numbers.length, examples };
+	examples.nonce = firstOf([...(examples.nonce ?? []), ...numbers]);
+	if (refused.length === 0)
+		return { ...summary, noncesReused: summary.noncesReused + numbers.length, examples };
+	const moved = new Set(refused);
+	examples.match = (examples.match ?? []).filter((number) => !moved.has(number));
+	examples.refused = firstOf([...(examples.refused ?? []), ...refused]);
+	examples['refused:nonce-reused'] = firstOf([
+		...(examples['refused:nonce-reused'] ?? []),
+		...refused
+	]);
+	const refusals = summary.refusals.map((entry) => ({ ...entry }));
+	const nonce = refusals.find(({ id }) => id === 'nonce-reused');
+	if (nonce) nonce.count += refused.length;
+	else refusals.push({ id: 'nonce-reused', count: refused.length });
+	refusals.sort((a, b) => b.count - a.count || (a.id < b.id ? -1 : 1));
+	return {
+		...summary,
+		noncesReused: summary.noncesReused + numbers.length,
+		groups: {
+			...summary.groups,
+			match: summary.groups.match - refused.length,
+			refused: summary.groups.refused + refused.length
+		},
+		refusals,
+		examples
+	};
 }

@@ -55,6 +55,13 @@ export interface PartResult {
 	/** 'csv', 'ndjson': the verdicts' text, and where in it each verdict's nonce cell starts. */
 	text: string | null;
 	nonceAt: Uint32Array<ArrayBuffer> | null;
+	/** 'csv', 'ndjson': where each verdict's verdict cell starts (a match may become refused). */
+	verdictAt: Uint32Array<ArrayBuffer> | null;
+	/**
+	 * Per verdict, 1 for a match: a nonce used in an earlier part makes it refused (merge.ts), and
+	 * the counts must say so whatever form the verdicts travel in.
+	 */
+	matched: Uint8Array<ArrayBuffer>;
 	/** The verdicts' request numbers, when they are not in `batch`. */
 	numbers: Float64Array<ArrayBuffer> | null;
 }
@@ -165,6 +172,8 @@ class Collected {
 	/** 'csv', 'ndjson': the rows' text so far, and where each verdict's nonce cell starts in it. */
 	texts: string[] = [];
 	nonceAt = new Uint32Array(1024);
+	verdictAt = new Uint32Array(1024);
+	matched = new Uint8Array(1024);
 	length = 0;
 	readonly #write: typeof csvRowWithNonceAt | null;
 	readonly #exportOptions: { revealKid: boolean };
@@ -187,10 +196,16 @@ class Collected {
 			const numbers = new Float64Array(size);
 			numbers.set(this.numbers);
 			this.numbers = numbers;
+			const matched = new Uint8Array(size);
+			matched.set(this.matched);
+			this.matched = matched;
 			if (this.#write !== null) {
 				const nonceAt = new Uint32Array(size);
 				nonceAt.set(this.nonceAt);
 				this.nonceAt = nonceAt;
+				const verdictAt = new Uint32Array(size);
+				verdictAt.set(this.verdictAt);
+				this.verdictAt = verdictAt;
 			}
 		}
 		const write = this.#write;
@@ -198,10 +213,12 @@ class Collected {
 		for (let at = 0; at < batch.length; at++) {
 			const record = batch[at] as VerdictRecord;
 			this.numbers[this.count] = record.number;
+			this.matched[this.count] = record.verdict === 'match' ? 1 : 0;
 			if (write !== null) {
 				const written = write(record, this.#exportOptions);
 				rows[at] = written.row;
 				this.nonceAt[this.count] = this.length + written.nonceAt;
+				this.verdictAt[this.count] = this.length + written.verdictAt;
 				this.length += written.row.length;
 			} else if (this.settings.output === 'batch') this.records.push(record);
 			this.count += 1;
@@ -272,6 +289,8 @@ function finish(
 		batch: null,
 		text: null,
 		nonceAt: null,
+		verdictAt: null,
+		matched: collected.matched.slice(0, count),
 		numbers: null
 	};
 	if (settings.output === 'batch') {
@@ -282,6 +301,7 @@ function finish(
 	if (settings.output === 'csv' || settings.output === 'ndjson') {
 		result.text = collected.texts.join('');
 		result.nonceAt = collected.nonceAt.slice(0, count);
+		result.verdictAt = collected.verdictAt.slice(0, count);
 	}
 	return result;
 }
@@ -292,6 +312,8 @@ export function resultTransferables(result: PartResult): Transferable[] {
 	const list: Transferable[] = [journal.high.buffer, journal.low.buffer, journal.record.buffer];
 	if (result.batch) list.push(...transferables(result.batch));
 	if (result.nonceAt) list.push(result.nonceAt.buffer);
+	if (result.verdictAt) list.push(result.verdictAt.buffer);
+	list.push(result.matched.buffer);
 	if (result.numbers) list.push(result.numbers.buffer);
 	return list;
 }

@@ -28,6 +28,8 @@ export interface CaseInput {
 	likelyClient?: LikelyClient;
 	/** What the paste was, and what was read from it. */
 	source?: { kind: SignedRequestKind; understood: Text[] };
+	/** The signature is right but the service would refuse it (service-answer.ts): not a match. */
+	refused?: boolean;
 }
 
 export interface CaseOptions {
@@ -149,7 +151,7 @@ export function caseFileMarkdown(input: CaseInput, options: CaseOptions = {}): s
 		'',
 		`- ${m.verify_case_customer_mac({ value: code(diagnosis.customerMac) })}`,
 		`- ${m.verify_case_expected_mac({ value: code(diagnosis.expectedMac) })}`,
-		`- ${diagnosis.match ? m.verify_case_match_yes() : m.verify_case_match_no()}`,
+		`- ${diagnosis.match ? (input.refused ? m.verify_case_refused() : m.verify_case_match_yes()) : m.verify_case_match_no()}`,
 		`- ${shown(diagnosis.message)}`
 	);
 	if (input.clock) out.push(`- ${m.verify_case_clock({ message: shown(input.clock.message) })}`);

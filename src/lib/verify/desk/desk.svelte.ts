@@ -18,6 +18,14 @@ import { diffLoggedBaseString } from '$lib/diagnosis/base-string-diff';
 import { diagnose, type DiagnoseInput } from '$lib/diagnosis/diagnose';
 import type { Diagnosis } from '$lib/diagnosis/verdict';
 import { likelyClient, type LikelyClient } from '$lib/diagnosis/likely-client';
+import { loggedEvidence, type LoggedEvidence } from '$lib/diagnosis/logged-evidence';
+import {
+	judge,
+	refusalText,
+	type Judgement,
+	type Refusal,
+	type ServiceVerdict
+} from '$lib/diagnosis/service-answer';
 import { BASE_URLS, hostsOf } from '$lib/account-api/deployments';
 import type { VerifyExample } from './examples';
 import type { ListedRequest } from '$lib/read/parse-signed-request';
@@ -269,10 +277,34 @@ export class VerifyDesk {
 	readonly shownDiagnosis: DeskDiagnosis | null | undefined = $derived.by(() => {
 		const diagnosis = this.settledDiagnosis;
 		const diff = this.diff;
+		if (diagnosis?.match && this.refusal !== null && this.request)
+			return {
+				...diagnosis,
+				message: refusalText(this.refusal, {
+					ts: this.request.authorization.ts,
+					first: this.nonceFirstUsedAt
+				})
+			};
 		if (!diagnosis || diff === null || diagnosis.stopped) return diagnosis;
+		// Their logged base string is evidence, told first: signed with the key it gives their mac, so
+		// the key is right and the lines it differs on are the mistake.
+		const evidence = this.evidence;
+		if (!diagnosis.match && evidence?.keyRight) {
+			const rest = diagnosis.verdict === 'explained' ? [diagnosis.message] : [];
+			return {
+				...diagnosis,
+				message: sentences('diagnosis_sentences', [...rest, evidence.message]) ?? evidence.message
+			};
+		}
+		// It does not give their mac: the same string says the difference comes after it (the key or
+		// the digest step); another string, where to start, and that the key or digest differs or the
+		// string logged is not the one signed.
+		const differs = text('diagnosis_compared_differs', { line: String(diff.firstDifference) });
 		const compared: Text = diff.same
 			? text('diagnosis_compared_same')
-			: text('diagnosis_compared_differs', { line: String(diff.firstDifference) });
+			: evidence === null
+				? differs
+				: (sentences('diagnosis_sentences', [differs, evidence.message]) as Text);
 		let verdict: Text;
 		if (diagnosis.message.key === 'diagnosis_verdict_unexplained')
 			verdict = text('diagnosis_verdict_unexplained_compared');
@@ -287,6 +319,78 @@ export class VerifyDesk {
 			message: sentences('diagnosis_sentences', [verdict, compared]) ?? verdict
 		};
 	});
+
+	/**
+	 * The logged base string as evidence (logged-evidence.ts): signed with the key, does it give their
+	 * mac? Null without a logged base string, a key or a mismatch.
+	 */
+	readonly #evidence: Promise<LoggedEvidence | null> = $derived.by(() => {
+		const diff = this.diff;
+		const request = this.request;
+		if (diff === null || !request || this.#key === '' || this.kidWithoutKey !== null)
+			return Promise.resolve(null);
+		return loggedEvidence(
+			this.expectedBase,
+			diff.read.text,
+			this.#key,
+			request.authorization.mac
+		).catch(() => null);
+	});
+	readonly #settledEvidence = new Settled(() => this.#evidence);
+	/** The evidence of the logged base string, once computed for the inputs on the page. */
+	get evidence(): LoggedEvidence | null {
+		return this.#settledEvidence.current ?? null;
+	}
+
+	/**
+	 * The number of an earlier request of the paste with the same kid and nonce, or null: a paste of
+	 * several requests (a HAR, NDJSON) shows it; a single request cannot.
+	 */
+	readonly nonceFirstUsedAt = $derived.by((): number | null => {
+		const opened = this.opened;
+		const requests = this.requests;
+		if (!opened?.parsed.ok || !requests) return null;
+		const { id, nonce } = opened.parsed.value.authorization;
+		for (const listed of requests) {
+			if (listed.number >= opened.number) break;
+			if (
+				listed.parsed.ok &&
+				listed.parsed.value.authorization.id === id &&
+				listed.parsed.value.authorization.nonce === nonce
+			)
+				return listed.number;
+		}
+		return null;
+	});
+
+	/**
+	 * The headline's judgement of a diagnosis of the request on the desk (service-answer.ts): the
+	 * service's verdict, why it would refuse a right signature, and the headline's id, which the
+	 * sandbox server's X-Sandbox-Diagnosis and the triage give the same request. The window is
+	 * judged only against a send time the paste gives; the nonce only against the paste's earlier
+	 * requests.
+	 */
+	judgementOf(diagnosis: Diagnosis): Judgement | null {
+		const request = this.request;
+		if (!request) return null;
+		const clock = this.clock;
+		return judge(diagnosis, {
+			ts: request.authorization.ts,
+			ext: request.authorization.ext,
+			outsideWindow: clock && clock.against === 'sent' ? clock.likelyInvalidTime : null,
+			nonceFirstUsedAt: this.nonceFirstUsedAt
+		});
+	}
+
+	/** The judgement of the diagnosis on the page; null until one is settled. */
+	readonly judgement: Judgement | null = $derived.by(() => {
+		const diagnosis = this.settledDiagnosis;
+		return diagnosis ? this.judgementOf(diagnosis) : null;
+	});
+	/** Why the service would refuse the request though its signature is right; null otherwise. */
+	readonly refusal: Refusal | null = $derived(this.judgement?.refusal ?? null);
+	/** The service's answer, the headline's verdict: match only when nothing says it would refuse. */
+	readonly serviceVerdict: ServiceVerdict | null = $derived(this.judgement?.verdict ?? null);
 
 	/** When the request was sent, where the paste or the logged base string's log line says so. */
 	readonly sentAt = $derived(this.request?.sentAt ?? this.diff?.read.loggedAt ?? null);
@@ -427,6 +531,7 @@ async function diagnoseOrVerdict(
 			expectedMac,
 			expectedBaseString: expectedBase,
 			customerMac,
+			signedExt: (input.authorization.ext ?? '') !== '',
 			explanations: [],
 			keyOrUnseenInputs: !match,
 			message: text(match ? 'diagnosis_verdict_match' : 'limits_diagnosis_stopped'),

@@ -9,12 +9,23 @@ import {
 	type RequestTarget
 } from '$lib/mac';
 import type { ListedRequest, SignedRequest } from '$lib/read/parse-signed-request';
+import { clockCheck } from '$lib/diagnosis/clock-check';
+import { refusalOf } from '$lib/diagnosis/service-answer';
 
 /**
  * A listed request's verdict: 'no-key' until a mac_key is given, 'no-key-for-kid' for a request of
  * another kid than the key's (a paste of several kids), 'unreadable' when it cannot be checked.
  */
-export type ListedVerdict = 'match' | 'mismatch' | 'no-key' | 'no-key-for-kid' | 'unreadable';
+export type ListedVerdict =
+	| 'match'
+	/** The signature is right, but the service would refuse it (service-answer.ts). */
+	| 'refused'
+	/** The signature is right, but its nonce an earlier request used: the spec does not say. */
+	| 'refused-maybe'
+	| 'mismatch'
+	| 'no-key'
+	| 'no-key-for-kid'
+	| 'unreadable';
 
 /** The base string's inputs as the customer should have signed them, from their own header and URL. */
 export function expectedInputOf(request: SignedRequest, target: RequestTarget): BaseStringInput {
@@ -47,16 +58,47 @@ export async function listedVerdict(listed: ListedRequest, macKey: string): Prom
 	}
 }
 
-/** The verdicts of a list, in its order. */
-export function listedVerdicts(
+/**
+ * The verdicts of a list, in its order: a right signature the service would refuse is 'refused'
+ * (its window judged against its logged time only, its nonce against the requests before it), as
+ * the desk judges the request it opens.
+ */
+export async function listedVerdicts(
 	requests: readonly ListedRequest[],
-	macKey: string
+	macKey: string,
+	nowMs = Date.now()
 ): Promise<ListedVerdict[]> {
-	return Promise.all(requests.map((listed) => listedVerdict(listed, macKey)));
+	const verdicts = await Promise.all(requests.map((listed) => listedVerdict(listed, macKey)));
+	const used = new Map<string, number>();
+	return verdicts.map((verdict, index) => {
+		const listed = requests[index];
+		if (!listed?.parsed.ok) return verdict;
+		const { authorization, sentAt } = listed.parsed.value;
+		const pair = `${authorization.id}\n${authorization.nonce}`;
+		const first = used.get(pair) ?? null;
+		if (first === null) used.set(pair, listed.number);
+		if (verdict !== 'match') return verdict;
+		const refusal = refusalOf({
+			ts: authorization.ts,
+			ext: authorization.ext,
+			outsideWindow: sentAt
+				? clockCheck(authorization.ts, nowMs, undefined, sentAt).likelyInvalidTime
+				: null,
+			nonceFirstUsedAt: first
+		});
+		if (refusal === null) return verdict;
+		return refusal === 'nonce-reused' ? 'refused-maybe' : 'refused';
+	});
+}
+
+/** Whether the mac_key gave the listed request's mac: a match, or a right signature refused. */
+export function signedRight(verdict: ListedVerdict | undefined): boolean {
+	return verdict === 'match' || verdict === 'refused' || verdict === 'refused-maybe';
 }
 
 /**
- * The request to open first: the first whose mac does not match; without verdicts (no mac_key yet),
+ * The request to open first: the first whose mac does not match, else the first the service would
+ * refuse though its signature is right; without verdicts (no mac_key yet),
  * the first the server refused (a status of 400 or more); else the first.
  */
 export function firstToOpen(
@@ -65,6 +107,9 @@ export function firstToOpen(
 ): number | null {
 	const mismatch = verdicts?.findIndex((verdict) => verdict === 'mismatch') ?? -1;
 	if (mismatch >= 0) return requests[mismatch]?.number ?? null;
+	const refusedRight =
+		verdicts?.findIndex((verdict) => signedRight(verdict) && verdict !== 'match') ?? -1;
+	if (refusedRight >= 0) return requests[refusedRight]?.number ?? null;
 	const refused = requests.find((listed) => listed.status !== null && listed.status >= 400);
 	return (refused ?? requests[0])?.number ?? null;
 }
@@ -88,7 +133,7 @@ export function keyKidOf(
 	const kids = new Set(requests.map(kidOf).filter((kid) => kid !== null));
 	if (kids.size < 2 || verdicts === null || verdicts.every((verdict) => verdict === 'no-key'))
 		return null;
-	const matched = new Set(requests.filter((_, index) => verdicts[index] === 'match').map(kidOf));
+	const matched = new Set(requests.filter((_, index) => signedRight(verdicts[index])).map(kidOf));
 	if (matched.size > 1) return null;
 	const [only] = matched;
 	if (only !== undefined) return only;
