@@ -100,14 +100,20 @@ describe('triage names the likely client', () => {
 		expect(summary.groups.unreadable).toBe(1);
 	});
 
-	it('in the CSV (two new columns) and the Markdown summary', () => {
-		expect(CSV_COLUMNS.slice(-2)).toEqual(['likely_client', 'likely_client_confidence']);
+	it('in the CSV (client, confidence, evidence) and the Markdown summary', () => {
+		expect(CSV_COLUMNS.slice(-3)).toEqual([
+			'likely_client',
+			'likely_client_confidence',
+			'likely_client_evidence'
+		]);
 		const rows = verdictsCsv(verdicts).trimEnd().split('\r\n');
-		expect(rows[0]).toMatch(/,likely_client,likely_client_confidence$/);
-		expect(rows[1]).toMatch(/,docs-php,high$/);
-		expect(rows[11]).toMatch(/,unknown,$/);
-		expect(rows[14]).toMatch(/,docs-java,medium$/);
-		expect(rows.at(-1)).toMatch(/,not-json,,$/);
+		expect(rows[0]).toMatch(/,likely_client,likely_client_confidence,likely_client_evidence$/);
+		expect(rows[1]).toMatch(/,docs-php,high,nonce_php; separator_comma$/);
+		expect(rows[11]).toMatch(/,unknown,,$/);
+		expect(rows[14]).toMatch(
+			/,docs-java,medium,nonce_base64; separator_comma; uri_with_port_unknown$/
+		);
+		expect(rows.at(-1)).toMatch(/,not-json,,,$/);
 		const markdown = summaryMarkdown(summary);
 		expect(markdown).toContain('## Likely clients');
 		expect(markdown).toContain('| `docs-java` | 1 |');
@@ -173,7 +179,7 @@ describe('npm run triage', () => {
 		const json = await run('--json');
 		expect(JSON.parse(json.stdout).clients).toEqual(summary.clients);
 		const csv = await readFile(join(dir, 'log.ndjson.verdicts.csv'), 'utf8');
-		expect(csv.split('\r\n')[1]).toMatch(/,docs-php,high$/);
-		expect(csv.split('\r\n')[4]).toMatch(/,unknown,$/);
+		expect(csv.split('\r\n')[1]).toMatch(/,docs-php,high,nonce_php; separator_comma$/);
+		expect(csv.split('\r\n')[4]).toMatch(/,unknown,,$/);
 	});
 });

@@ -308,6 +308,28 @@ function clientsName(clients: readonly ClientId[]): Text {
 	return sentences('client_or', names) ?? text('client_unknown');
 }
 
+/**
+ * The evidence a code stands on, for a list that keeps the code and the mistake but not the header
+ * (the triage's rows): the named client's nonce and separator, which the request had to have, and
+ * the diagnosed mistakes that client makes. Nothing for unknown.
+ */
+export function codeEvidence(code: ClientCode, mistake: string | null = null): Text[] {
+	const [client] = clientsOf(code);
+	if (client === undefined) return [];
+	const profile = CLIENT_PROFILES[CLIENT_IDS.indexOf(client)] as ClientProfile;
+	return [
+		NONCE_EVIDENCE[profile.nonce],
+		text(
+			profile.separator === 'comma'
+				? 'client_evidence_separator_comma'
+				: 'client_evidence_separator_comma_space'
+		),
+		...mistakeIds(mistake)
+			.filter((id) => profile.mistakes.includes(id))
+			.map((id) => mistakeEvidence(id, ''))
+	];
+}
+
 export interface LikelyClientInput {
 	/** The Authorization header as sent (with or without `Authorization:`). */
 	authorization: string;

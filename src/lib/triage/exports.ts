@@ -2,7 +2,7 @@
 // masked as the case file masks them, wherever they appear (access_token in a URL equals the kid);
 // no mac_key is ever given to these functions, so none can leak through them.
 import { maskKid, masker } from '$lib/diagnosis/mask-kid';
-import { clientGroupId, confidenceOf } from '$lib/diagnosis/likely-client';
+import { clientGroupId, codeEvidence, confidenceOf } from '$lib/diagnosis/likely-client';
 import type { Unreadable, UnreadableCode } from '$lib/read/types';
 import type { TriageSummary, VerdictKind, VerdictRecord } from './types';
 
@@ -24,7 +24,8 @@ export const CSV_COLUMNS = [
 	'nonce_first_used_at',
 	'unreadable',
 	'likely_client',
-	'likely_client_confidence'
+	'likely_client_confidence',
+	'likely_client_evidence'
 ] as const;
 
 type Cell = string | number | boolean | null;
@@ -66,8 +67,19 @@ function verdictCells(record: VerdictRecord, options: ExportOptions): Cell[] {
 			? (record.unreadable?.code ?? null)
 			: `${record.unreadable.code}:${record.unreadable.field}`,
 		record.verdict === 'unreadable' ? null : clientGroupId(record.client),
-		confidenceOf(record.client)
+		confidenceOf(record.client),
+		clientEvidence(record)
 	];
+}
+
+/**
+ * What the likely client stands on, as ids a spreadsheet can filter: `nonce_php; separator_comma;
+ * uri_with_port_unknown` (the client_evidence_* messages' keys); empty for unknown.
+ */
+function clientEvidence(record: VerdictRecord): string | null {
+	const evidence = codeEvidence(record.client, record.mistake);
+	if (evidence.length === 0) return null;
+	return evidence.map(({ key }) => key.replace(/^client_evidence_/, '')).join('; ');
 }
 
 /** One CSV row with its CRLF, for writing verdicts as they come. */

@@ -27,8 +27,8 @@ export interface SandboxMismatch {
 
 /**
  * What the diagnosis makes of a wrong mac: `mistake=<id, a+b for a pair, unexplained, or
- * diagnosis-stopped for a URL too long to diagnose>; client=<id, several joined by |, or unknown>;
- * confidence=<high, medium, low or none>`. Ids only, in ASCII.
+ * diagnosis-stopped for a URL too long to diagnose>; client=<id, or unknown>; confidence=<high,
+ * medium, or none for unknown>`. Ids only, in ASCII.
  */
 export async function mismatchDiagnosis(mismatch: SandboxMismatch): Promise<string> {
 	let mistake = 'unexplained';
