@@ -149,13 +149,16 @@ describe('the likely client', () => {
 			'unknown; seen: nonce Base64 of 16 bytes; header parts joined by , with no space; that is how docs Node.js sample (older) or docs Java sample writes a request, and other code writes it so too: not enough to name a client'
 		);
 		// A mistake the client makes, but other code as well (HMAC-SHA-256 above all): still unknown.
-		const unity = likelyClient({ authorization: AS_MADE['unity-sdk'](), mistakes: ['hmac-sha256'] });
+		const unity = likelyClient({
+			authorization: AS_MADE['unity-sdk'](),
+			mistakes: ['hmac-sha256']
+		});
 		expect(unity.confidence).toBe(null);
 		expect(shownString(render, unity.summary)).toContain('signed with HMAC-SHA-256');
 		expect(shownString(render, unity.summary)).toContain('that is how Unity SDK (C#) writes');
 	});
 
-	it("names the Java sample, medium confidence, by the way only its code takes the URI", () => {
+	it('names the Java sample, medium confidence, by the way only its code takes the URI', () => {
 		const java = AS_MADE['docs-java']();
 		const url = 'https://open.tapapis.cn:443/account/profile/v1?client_id=x';
 		expect(likelyClient({ authorization: java, mistakes: ['uri-with-port'], url })).toMatchObject({
@@ -165,9 +168,10 @@ describe('the likely client', () => {
 		expect(inWords(java, ['uri-with-port'], url)).toBe(
 			'docs Java sample, medium confidence, because: nonce Base64 of 16 bytes; header parts joined by , with no space; :443 in the signed URI'
 		);
-		expect(
-			likelyClient({ authorization: java, mistakes: ['uri-after-last-host'] })
-		).toMatchObject({ clients: ['docs-java'], confidence: 'medium' });
+		expect(likelyClient({ authorization: java, mistakes: ['uri-after-last-host'] })).toMatchObject({
+			clients: ['docs-java'],
+			confidence: 'medium'
+		});
 		// Other code encodes a key as Latin-1 too, or signs another ts than it sends: unknown.
 		for (const id of ['key-latin1', 'key-gbk', 'ts-other', 'host-legacy'])
 			expect(likelyClient({ authorization: java, mistakes: [id] }).confidence, id).toBe(null);

@@ -10,6 +10,7 @@ import { main } from '../../src/node/triage/cli';
 import { CSV_COLUMNS, summaryMarkdown, verdictsCsv } from '$lib/triage/exports';
 import { triageText } from '$lib/triage/engine';
 import { TriageDesk } from '$lib/triage-desk/desk.svelte';
+import { clientLine } from '$lib/triage-desk/client-labels';
 import type { TriageSummary, VerdictRecord } from '$lib/triage/types';
 import { ndjsonLine, signAs, type ShapedClient } from './client-shaped';
 import { assigned } from './assigned';
@@ -41,7 +42,11 @@ const PLAN: [ShapedClient, string, Partial<Parameters<typeof signAs>[1]>?][] = [
 	// makes it, but so can other code: unknown.
 	['docs-node-old', 'unknown', { signedHost: 'open.tapapis.com' }],
 	// `:443` in the signed URI, the Java sample's own way of taking it: named, medium confidence.
-	['docs-java', 'docs-java', { url: 'https://open.tapapis.cn:443/account/profile/v1?client_id=zoo-app' }]
+	[
+		'docs-java',
+		'docs-java',
+		{ url: 'https://open.tapapis.cn:443/account/profile/v1?client_id=zoo-app' }
+	]
 ];
 
 const requests = PLAN.map(([client, , signing], index) =>
@@ -124,6 +129,20 @@ describe('triage names the likely client', () => {
 });
 
 describe('the triage page', () => {
+	it("words each row's client with its confidence and evidence", () => {
+		const line = (index: number) => {
+			const record = verdicts[index] as VerdictRecord;
+			return clientLine(record.client, record.mistake);
+		};
+		expect(line(0)).toBe(
+			"docs PHP sample, high confidence, because: the PHP sample's fixed nonce == XinDong_Lee-JiEun ==; header parts joined by , with no space"
+		);
+		expect(line(13)).toBe(
+			"docs Java sample, medium confidence, because: nonce Base64 of 16 bytes; header parts joined by , with no space; the URL's port in the signed URI"
+		);
+		expect(line(6)).toBe('unknown');
+	});
+
 	it('filters the verdicts by likely client, with the other filters, and sorts by it', async () => {
 		const desk = new TriageDesk(workerChannel);
 		desk.requestsText = LOG;

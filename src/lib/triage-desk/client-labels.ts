@@ -72,8 +72,7 @@ export function clientLine(code: ClientCode, mistake: string | null): string {
 	return m
 		.client_line({
 			client: clientLabel(clientGroupId(code)),
-			confidence:
-				confidence === 'high' ? m.client_confidence_high() : m.client_confidence_medium(),
+			confidence: confidence === 'high' ? m.client_confidence_high() : m.client_confidence_medium(),
 			evidence
 		})
 		.replaceAll('`', '');

@@ -2,7 +2,9 @@
 // other languages and libraries) and writes them as tests/unit/fixtures/outsider-requests.json,
 // the likely-client calibration's requests from outside the zoo. Run once where the runtimes are
 // (node tests/clients/outsiders/generate.mjs); the output is committed. Each outsider signs with
-// its own toolchain; `mistakes` are the catalogue ids of what its variant does on purpose.
+// its own toolchain; `variant` is what it does on purpose ('ok', or the catalogue id of a mistake;
+// 'ts-milliseconds' signs right, in milliseconds). The calibration diagnoses each request for the
+// mistakes it actually shows. Then `npx prettier --write` the output.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,11 +16,18 @@ const out = join(here, '../../unit/fixtures/outsider-requests.json');
 const build = mkdtempSync(join(tmpdir(), 'outsiders-'));
 
 execFileSync('go', ['build', '-o', join(build, 'sign-go'), join(here, 'sign.go')]);
-execFileSync('mcs', ['-r:System.Net.Http', `-out:${join(build, 'Sign.exe')}`, join(here, 'Sign.cs')]);
+execFileSync('mcs', [
+	'-r:System.Net.Http',
+	`-out:${join(build, 'Sign.exe')}`,
+	join(here, 'Sign.cs')
+]);
 
 /** Each outsider: the command that signs, and its (style, variant) cases. */
 const SIGNERS = {
-	'go-net-http': { command: [join(build, 'sign-go')], variants: ['ok', 'query-sorted', 'hmac-sha256'] },
+	'go-net-http': {
+		command: [join(build, 'sign-go')],
+		variants: ['ok', 'query-sorted', 'hmac-sha256']
+	},
 	'python-requests': {
 		command: ['python3', join(here, 'sign.py')],
 		variants: ['ok', 'hmac-sha256', 'digest-hex', 'query-dropped']
@@ -27,7 +36,10 @@ const SIGNERS = {
 		command: ['ruby', join(here, 'sign.rb')],
 		variants: ['ok', 'hmac-sha256', 'host-legacy', 'query-dropped']
 	},
-	'php-streams': { command: ['php', join(here, 'sign.php')], variants: ['ok', 'hmac-sha256', 'ts-milliseconds'] },
+	'php-streams': {
+		command: ['php', join(here, 'sign.php')],
+		variants: ['ok', 'hmac-sha256', 'ts-milliseconds']
+	},
 	'csharp-httpclient': {
 		command: ['mono', join(build, 'Sign.exe')],
 		variants: ['ok', 'hmac-sha256', 'key-ascii']
@@ -36,7 +48,10 @@ const SIGNERS = {
 		command: ['java', join(here, 'Sign.java')],
 		variants: ['ok', 'hmac-sha256', 'query-decoded']
 	},
-	'openssl-curl-shell': { command: ['sh', join(here, 'sign.sh')], variants: ['ok', 'digest-hex', 'hmac-sha256'] },
+	'openssl-curl-shell': {
+		command: ['sh', join(here, 'sign.sh')],
+		variants: ['ok', 'digest-hex', 'hmac-sha256']
+	},
 	'node-fetch': {
 		command: ['node', join(here, 'sign-fetch.mjs')],
 		variants: ['ok', 'hmac-sha256', 'ts-milliseconds']
@@ -78,7 +93,7 @@ for (const [signer, { command, variants }] of Object.entries(SIGNERS))
 					signer,
 					url,
 					authorization,
-					mistakes: variant === 'ok' ? [] : [variant]
+					variant
 				});
 			}
 writeFileSync(out, `${JSON.stringify(requests, null, '\t')}\n`);
