@@ -191,9 +191,11 @@ describe('the likely client', () => {
 		}
 	});
 
-	it('keeps a fixed nonce over a mistake only another client makes, one step less sure', () => {
+	it('names nobody where a mistake only another client makes shows code other than the sample', () => {
+		// A port of the PHP sample that kept its nonce and signs with HMAC-SHA-256.
 		const php = likelyClient({ authorization: AS_MADE['docs-php'](), mistakes: ['hmac-sha256'] });
-		expect(php).toMatchObject({ clients: ['docs-php'], confidence: 'medium' });
+		expect(php).toMatchObject({ clients: [], confidence: null });
+		expect(shownString(render, php.summary)).toContain("the PHP sample's fixed nonce");
 		// A mistake no profile lists (the kid used as the key: anyone's) changes nothing.
 		const shell = likelyClient({ authorization: AS_MADE['docs-shell'](), mistakes: 'key-is-kid' });
 		expect(shell).toMatchObject({ clients: ['docs-shell'], confidence: 'high' });

@@ -14,10 +14,11 @@
 //      unpadded alike) are the request's are the candidates; none: unknown.
 //   3. Of several candidates, those that make one of the diagnosed mistakes are kept, if any does;
 //      several left: unknown (their names are said as what was seen, not as a claim).
-//   4. One candidate: 'high' when the nonce is the fixed value its sample ships with (text copied
-//      from that sample); 'medium' when a diagnosed mistake is one only that sample's own code
-//      makes (the profile's `marks`: Java's URI taken after the host, with `:443`); a diagnosed
-//      mistake that only other clients make lowers it one step; anything less: unknown.
+//   4. One candidate and no diagnosed mistake that only other clients make (which shows code that
+//      is not the sample as it ships, such as a port that kept its nonce): 'high' when the nonce is
+//      the fixed value its sample ships with (text copied from that sample); 'medium' when a
+//      diagnosed mistake is one only that sample's own code makes (the profile's `marks`: Java's
+//      URI taken after the host, with `:443`); anything less: unknown.
 // Plain TypeScript: /verify, the triage engine (one small integer per request, see clientCode), the
 // CLI and the sandbox server's diagnosis header share it.
 import { text, type Text } from '$lib/i18n/text';
@@ -129,17 +130,15 @@ function classify(shape: Shape, mistakes: readonly string[]): ClientCode {
 	const mask = narrowed(shape, mistakes);
 	if (bitCount(mask) !== 1) return UNKNOWN_CLIENT;
 	const profile = CLIENT_PROFILES[Math.log2(mask)] as ClientProfile;
-	let confidence = FIXED_NONCES.includes(profile.nonce)
-		? 3
-		: mistakes.some((id) => profile.marks.includes(id))
-			? 2
-			: 0;
+	// A mistake only other clients make: not this sample as it ships (a port that kept its nonce).
 	const contradicted = mistakes.some((id) => {
 		const owner = mistakeOwners(id);
 		return owner !== 0 && (owner & mask) === 0;
 	});
-	if (contradicted) confidence -= 1;
-	return confidence < 2 ? UNKNOWN_CLIENT : mask | (confidence << CONFIDENCE_SHIFT);
+	if (contradicted) return UNKNOWN_CLIENT;
+	if (FIXED_NONCES.includes(profile.nonce)) return mask | (3 << CONFIDENCE_SHIFT);
+	if (mistakes.some((id) => profile.marks.includes(id))) return mask | (2 << CONFIDENCE_SHIFT);
+	return UNKNOWN_CLIENT;
 }
 
 /** Shapes classified without a mistake, computed once each: -1 until asked for. */

@@ -22,7 +22,10 @@ execFileSync('mcs', [
 	join(here, 'Sign.cs')
 ]);
 
-/** Each outsider: the command that signs, and its (style, variant) cases. */
+/**
+ * Each outsider: the command that signs, and its variants, each signed in its styles a and b (and
+ * the `ported` ones in style c).
+ */
 const SIGNERS = {
 	'go-net-http': {
 		command: [join(build, 'sign-go')],
@@ -34,7 +37,9 @@ const SIGNERS = {
 	},
 	'ruby-net-http': {
 		command: ['ruby', join(here, 'sign.rb')],
-		variants: ['ok', 'hmac-sha256', 'host-legacy', 'query-dropped']
+		variants: ['ok', 'hmac-sha256', 'host-legacy', 'query-dropped'],
+		// Style c: a port of the docs' PHP sample that kept its fixed nonce (and its `,`).
+		ported: ['ok', 'hmac-sha256', 'host-legacy']
 	},
 	'php-streams': {
 		command: ['php', join(here, 'sign.php')],
@@ -69,9 +74,13 @@ const NON_ASCII_KEY = 'demo-mac-key-é-51e0';
 
 const requests = [];
 let seconds = 1_780_100_000;
-for (const [signer, { command, variants }] of Object.entries(SIGNERS))
-	for (const style of ['a', 'b'])
-		for (const variant of variants)
+for (const [signer, { command, variants, ported = [] }] of Object.entries(SIGNERS))
+	for (const [style, cases] of [
+		['a', variants],
+		['b', variants],
+		['c', ported]
+	])
+		for (const variant of cases)
 			for (const url of URLS) {
 				// The legacy host is the domestic deployment's: only where the domestic host is called.
 				if (variant === 'host-legacy' && !url.includes('.cn/')) continue;
