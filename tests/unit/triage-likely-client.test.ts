@@ -123,6 +123,7 @@ describe('triage names the likely client', () => {
 		expect(markdown).toContain('## Likely clients');
 		expect(markdown).toContain('| `docs-java` | 1 |');
 		expect(markdown).toContain('| `unknown` | 9 |');
+		expect(markdown).toContain("Named only on a sample's fixed nonce (high confidence)");
 		const named = summaryMarkdown(summary, { clientLabel: (id) => `client ${id}` });
 		expect(named).toContain('| client docs-php | 3 |');
 	});

@@ -161,6 +161,8 @@ export interface MarkdownWords {
 	nonces: (count: number, first: string | null) => string;
 	clients: string;
 	client: string;
+	/** Under the likely clients: on what a client is named, and where each verdict's evidence is. */
+	clientsNote: string;
 	unreadable: string;
 	reason: string;
 	count: string;
@@ -205,6 +207,8 @@ export function englishMarkdownWords(unit: 'line' | 'entry'): MarkdownWords {
 			`nonce used again by the same kid: ${count}${first === null ? '' : `; first ${unit}s ${first}`}`,
 		clients: 'Likely clients',
 		client: 'Likely client',
+		clientsNote:
+			"Named only on a sample's fixed nonce (high confidence) or on a mistake only that sample's code makes (medium confidence); forms other code writes too are unknown. Each verdict's confidence and evidence are in the CSV.",
 		unreadable: 'Unreadable',
 		reason: 'Reason',
 		count: 'Count',
@@ -314,6 +318,7 @@ export function summaryMarkdown(summary: TriageSummary, options: MarkdownOptions
 		);
 		for (const { id, count } of summary.clients)
 			out.push(`| ${cell(clientLabel(id))} | ${count} |`);
+		out.push('', words.clientsNote);
 	}
 	if (summary.unreadable.length > 0) {
 		const reason = options.unreadableLabel ?? ((code: UnreadableCode) => `\`${code}\``);
