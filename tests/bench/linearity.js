@@ -220,6 +220,14 @@ export const READERS = [
 		read: (lib, input) => lib.mac.cmdQuote(input)
 	},
 	{
+		// What the playground writes for cmd (issue 42: a value with a long run of backslashes).
+		reader: 'cmd curl command (mac/windows.ts cmdCurlCommand)',
+		shape: 'a header: n backslashes, `"`, `%`',
+		n: 32_768,
+		input: (n) => `MAC id="${'\\'.repeat(n)}\\"%x",ts="1",nonce="n",mac="m"`,
+		read: (lib, input) => lib.mac.cmdCurlCommand('https://a.example/p?q=%5C', input)
+	},
+	{
 		reader: 'keys (triage/keys.ts)',
 		shape: 'a line of n `{`',
 		n: 65_536,

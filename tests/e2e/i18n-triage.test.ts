@@ -47,7 +47,7 @@ test('the Chinese page triages a log: every count of the Summary, a filter, a mi
 		'没有此 kid 的密钥': String(expected.noKey),
 		无法读取: String(expected.unreadable),
 		无法解释: String(expected.unexplained),
-		'ts 超出时间窗口（±300 秒）': String(expected.outsideWindow),
+		'ts 超出假定的时间窗口（±300 秒）': String(expected.outsideWindow),
 		'nonce 重复使用': String(expected.noncesReused)
 	};
 	for (const id of PLANTED_MISTAKES) wanted[MISTAKE_LABELS[id]] = String(expected.mistakes[id]);

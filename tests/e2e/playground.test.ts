@@ -21,7 +21,11 @@ test.beforeEach(async ({ page }) => {
 test("the worked example preset gives the draft's correct mac, header, curl and escaped base string", async ({
 	page
 }) => {
-	await page.getByRole('button', { name: 'Worked example of the draft (§1.1)' }).click();
+	await page
+		.getByRole('button', {
+			name: /^Worked example of the IETF HTTP MAC draft \(draft-ietf-oauth-v2-http-mac §1\.1; its host, port and key are not this service's\)$/
+		})
+		.click();
 	await expect(header(page)).toHaveText(DRAFT_HEADER);
 	await expect(curl(page)).toHaveText(
 		`curl --globoff --path-as-is 'http://example.com/resource/1?b=1&a=2' -H 'Authorization: ${DRAFT_HEADER}'`
@@ -68,7 +72,11 @@ test('typed values are signed exactly, with the overseas host and port 443', asy
 test('the signed request goes to the verify page with its key, and matches there', async ({
 	page
 }) => {
-	await page.getByRole('button', { name: 'Worked example of the draft (§1.1)' }).click();
+	await page
+		.getByRole('button', {
+			name: /^Worked example of the IETF HTTP MAC draft \(draft-ietf-oauth-v2-http-mac §1\.1; its host, port and key are not this service's\)$/
+		})
+		.click();
 	await expect(header(page)).toHaveText(DRAFT_HEADER);
 	await page.getByRole('button', { name: 'Check it on the verify page' }).click();
 	await expect(page).toHaveURL(/\/verify$/);

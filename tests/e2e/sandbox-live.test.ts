@@ -7,6 +7,8 @@ import { createHash, createHmac } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { expect, test } from '@playwright/test';
+import { ACCOUNTS_FILE_EXAMPLE, DEMO_ACCOUNTS } from '../../src/lib/sandbox/accounts';
+import { expectNoEnglishProse } from './english-prose';
 import { failOnPageErrors } from './page-errors';
 
 const KID = 'demo-kid-profile-4f1c';
@@ -35,10 +37,18 @@ function startServer(origin: string): Promise<Server> {
 	});
 }
 
-/** Sends a GET to the server on loopback, signed with `key` over host 127.0.0.1 and its port. */
-function send(port: number, key: string, nonce: string): Promise<number> {
+/**
+ * Sends a GET to the server on loopback, signed with `key` over host 127.0.0.1 and its port, or
+ * over the host and port of `signed` (a production URL signed while the sandbox is called).
+ */
+function send(
+	port: number,
+	key: string,
+	nonce: string,
+	signed = { host: '127.0.0.1', port: String(port) }
+): Promise<number> {
 	const ts = String(Math.floor(Date.now() / 1000));
-	const base = `${ts}\n${nonce}\nGET\n${PATH}\n127.0.0.1\n${port}\n\n`;
+	const base = `${ts}\n${nonce}\nGET\n${PATH}\n${signed.host}\n${signed.port}\n\n`;
 	const mac = createHmac('sha1', key).update(base).digest('base64');
 	return new Promise((resolve, reject) => {
 		const request = httpRequest(
@@ -90,10 +100,26 @@ test('the live journal shows each request as it arrives, and opens one on /verif
 	const newest = table.getByRole('row').nth(1);
 	await expect(newest).toContainText('mac-mismatch');
 	await expect(newest).toContainText('401');
-	await expect(newest).toContainText('reason=mac-mismatch; mistake=');
+	// Why, as a sentence; the header as sent one click away.
+	await expect(newest).toContainText(
+		'The mac does not match, and no catalogued mistake reproduces it: check the mac_key'
+	);
+	const raw = newest.getByRole('group').filter({ hasText: 'X-Sandbox-Diagnosis as sent' });
+	await expect(raw.getByText(/^reason=mac-mismatch; mistake=unexplained; /)).toBeHidden();
+	await raw.getByText('X-Sandbox-Diagnosis as sent').click();
+	await expect(raw.getByText(/^reason=mac-mismatch; mistake=unexplained; /)).toBeVisible();
 	await expect(newest).not.toContainText(KEY);
 	await newest.getByText('Base string').click();
 	await expect(newest).toContainText(`nonce-wrong-key↵`);
+
+	// The production host signed while the sandbox's own address is called: said as exactly that.
+	const production = { host: 'open.tapapis.cn', port: '443' };
+	expect(await send(port, KEY, 'nonce-production-host', production)).toBe(401);
+	await expect(table.getByRole('row')).toHaveCount(4);
+	await expect(table.getByRole('row').nth(1)).toContainText(
+		`Signed open.tapapis.cn but called 127.0.0.1:${port}: sign the host you call.`
+	);
+	await expect(table.getByRole('row').nth(1)).not.toContainText('other deployment');
 
 	await page.getByRole('button', { name: 'Open request 2 on the verify page' }).click();
 	await expect(page).toHaveURL(/\/verify$/);
@@ -152,4 +178,49 @@ test('the Chinese page connects by its Chinese names', async ({ page, baseURL })
 	const table = page.getByRole('table', { name: '沙盒服务收到的请求' });
 	await expect(table.getByRole('row')).toHaveCount(2);
 	await expect(page.getByRole('button', { name: '在校验页打开第 1 个请求' })).toBeVisible();
+	// A failure says why in Chinese; the service's own words stay in the raw header, folded away.
+	const production = { host: 'open.tapapis.cn', port: '443' };
+	expect(await send(server.port, KEY, 'nonce-zh-host', production)).toBe(401);
+	expect(await send(server.port, 'not-the-key', 'nonce-zh-key')).toBe(401);
+	await expect(table.getByRole('row')).toHaveCount(4);
+	await expect(table.getByRole('row').nth(2)).toContainText(
+		`签算的请求域名是 open.tapapis.cn，实际调用的是 127.0.0.1:${server.port}：请签算实际调用的请求域名。`
+	);
+	await expect(table.getByRole('row').nth(1)).toContainText('签名不一致');
+	await expectNoEnglishProse(page);
+});
+
+test('the page lists the demo accounts, each key behind Show, and the accounts file', async ({
+	page
+}) => {
+	failOnPageErrors(page);
+	await page.goto('sandbox');
+	const accounts = page.getByRole('table', { name: 'The demo accounts' });
+	for (const account of DEMO_ACCOUNTS) {
+		const row = accounts.getByRole('row', { name: new RegExp(account.kid) });
+		await expect(row).toContainText(account.clientId);
+		for (const scope of account.scopes) await expect(row).toContainText(scope);
+		await expect(row).not.toContainText(account.macKey);
+		await row.getByRole('button', { name: `Show the mac_key of kid ${account.kid}` }).click();
+		await expect(row.getByText(account.macKey, { exact: true })).toBeVisible();
+		await row.getByRole('button', { name: `Hide the mac_key of kid ${account.kid}` }).click();
+		await expect(row).not.toContainText(account.macKey);
+	}
+	await expect(
+		page.getByRole('heading', { name: 'Your accounts: the accounts file' })
+	).toBeVisible();
+	const example = page.locator('pre').filter({ hasText: '"kid": "ci-kid-1"' });
+	await expect(example).toContainText(ACCOUNTS_FILE_EXAMPLE);
+	expect(JSON.parse((await example.textContent()) ?? '')).toHaveLength(2);
+	await expect(
+		page.getByText('node sandbox-server.mjs --port 8787 --accounts accounts.json')
+	).toBeVisible();
+
+	await page.goto('zh-CN/sandbox');
+	const zhAccounts = page.getByRole('table', { name: '演示账户' });
+	const first = DEMO_ACCOUNTS[0]!;
+	await zhAccounts.getByRole('button', { name: `显示 kid ${first.kid} 的 mac 密钥` }).click();
+	await expect(zhAccounts.getByText(first.macKey, { exact: true })).toBeVisible();
+	await expect(page.getByRole('heading', { name: '你的账户：账户文件' })).toBeVisible();
+	await expectNoEnglishProse(page);
 });

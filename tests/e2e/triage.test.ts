@@ -28,7 +28,7 @@ function englishExpected(): Record<string, string> {
 		'no key for kid': String(expected.noKey),
 		unreadable: String(expected.unreadable),
 		unexplained: String(expected.unexplained),
-		'ts outside the window (±300 s)': String(expected.outsideWindow),
+		'ts outside the assumed window (±300 s)': String(expected.outsideWindow),
 		'nonce used twice': String(expected.noncesReused)
 	};
 	for (const id of PLANTED_MISTAKES) counts[MISTAKE_LABELS[id]] = String(expected.mistakes[id]);

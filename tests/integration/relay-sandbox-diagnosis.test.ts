@@ -42,7 +42,9 @@ describe('the sandbox server', () => {
 		expect(JSON.parse(otherHost.body)).toMatchObject({ data: { error: 'access_denied' } });
 		// Its shape (Base64 nonce, `,`) and this mistake are other code's too: no client named.
 		expect(otherHost.diagnosis).toBe(
-			'reason=mac-mismatch; mistake=host-other-deployment; client=unknown; confidence=none'
+			'reason=mac-mismatch; mistake=host-other-deployment; client=unknown; confidence=none; ' +
+				'signed=open.tapapis.com; called=open.tapapis.cn:443; ' +
+				'hint="signed open.tapapis.com but called open.tapapis.cn:443: sign the host you call"'
 		);
 		// The Unity SDK with a token whose mac_algorithm is hmac-sha-256.
 		const sha256 = await send('unity-sdk', { sha256: true });

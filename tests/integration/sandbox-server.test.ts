@@ -205,11 +205,45 @@ for (const launch of LAUNCHES) {
 			it('prints the usage for --help and exits 0', async () => {
 				const ran = await runSandbox(launch, ['--help']);
 				expect(ran.code, ran.stderr).toBe(0);
-				expect(ran.stdout).toMatch(/^Usage: npm run sandbox -- \[options\]\n/);
-				for (const option of ['--port', '--accounts', '--fault', '--record', '--strict'])
-					expect(ran.stdout).toContain(option);
-				expect(ran.stdout).not.toContain('listening');
+				expect(ran.stdout).toMatch(/^Usage: node sandbox-server\.mjs \[options\]\n/);
+				// Every option the server reads, the accounts format with an example, a command.
+				const options = await readFile(join(ROOT, 'src/node/sandbox-server/options.ts'), 'utf8');
+				const read = [...options.matchAll(/flag === '(--[a-z-]+)'/g)].map((match) => match[1]!);
+				expect(read.length).toBeGreaterThan(10);
+				for (const option of read) expect(ran.stdout).toMatch(new RegExp(`^ {2}${option}\\b`, 'm'));
+				const format = ran.stdout.slice(ran.stdout.indexOf('Accounts file (--accounts)'));
+				for (const field of ['kid', 'mac_key', 'client_id', 'scopes', 'state', 'openid', 'name'])
+					expect(format).toMatch(new RegExp(`^ {2}(?:[a-z_]+, )*${field}\\b`, 'm'));
+				expect(ran.stdout).toMatch(/^Example, accounts\.json:$/m);
+				expect(ran.stdout).toMatch(/^ {2}node sandbox-server\.mjs --port \d+ --accounts /m);
+				// Someone with only the downloaded file has no README and no npm scripts.
+				expect(ran.stdout).not.toMatch(/README|npm run/);
+				expect(ran.stdout).not.toContain('listening http://127.0.0.1:8787\n');
 				expect(ran.stderr).toBe('');
+			});
+
+			it('serves the accounts of the example --help gives', async () => {
+				const help = (await runSandbox(launch, ['--help'])).stdout;
+				const example = help.slice(help.indexOf('Example, accounts.json:\n')).split('\n');
+				const json = example.slice(1, example.indexOf('  ]') + 1).join('\n');
+				const file = join(dir, `help-accounts-${launch.split(' ')[0]}.json`);
+				await writeFile(file, json);
+				const accounts = JSON.parse(json) as { kid: string; mac_key: string; client_id: string }[];
+				const sandbox = await startSandbox(launch, ['--port', '0', '--accounts', file]);
+				try {
+					const [active, revoked] = accounts;
+					const path = `/account/basic-info/v1?client_id=${active!.client_id}`;
+					const ok = await call(sandbox, { path, kid: active!.kid, macKey: active!.mac_key });
+					expect(ok.status, ok.body).toBe(200);
+					const refused = await call(sandbox, {
+						path,
+						kid: revoked!.kid,
+						macKey: revoked!.mac_key
+					});
+					expectError(refused, 401, 'access_denied');
+				} finally {
+					await stopSandbox(sandbox);
+				}
 			});
 
 			it('exits 2 on an unknown option or a bad value, saying which', async () => {
@@ -220,6 +254,9 @@ for (const launch of LAUNCHES) {
 				const badValue = await runSandbox(launch, ['--port', 'eighty']);
 				expect(badValue.code).toBe(2);
 				expect(badValue.stderr).toContain('--port');
+				// The way to the options that works with the downloaded file alone.
+				expect(badValue.stderr).toContain('--help lists the options');
+				expect(unknown.stderr + badValue.stderr).not.toMatch(/README|npm run/);
 			});
 		});
 
@@ -504,6 +541,30 @@ for (const launch of LAUNCHES) {
 				expect(sandboxHeaders(passed)).toEqual([]);
 			});
 
+			it('says which host was signed and which address called when they differ', async () => {
+				const called = `127.0.0.1:${server.port}`;
+				// The production URL signed (its host and port 443), the sandbox's own address called.
+				const production = await call(server, {
+					signedUrl: `https://open.tapapis.cn${BASIC_INFO}`
+				});
+				expectError(production, 401, 'access_denied');
+				expect(production.diagnosis).toContain(
+					`; signed=open.tapapis.cn; called=${called}; hint="signed open.tapapis.cn but called ${called}: sign the host you call"`
+				);
+				expect(production.diagnosis).not.toMatch(/deployment"/);
+				// Only the host wrong: the same sentence.
+				const hostOnly = await call(server, {
+					signedUrl: `http://open.tapapis.com:${server.port}${BASIC_INFO}`
+				});
+				expect(hostOnly.diagnosis).toMatch(/^reason=mac-mismatch; mistake=host-other-deployment; /);
+				expect(hostOnly.diagnosis).toContain(
+					`hint="signed open.tapapis.com but called ${called}: sign the host you call"`
+				);
+				// A wrong key says nothing of hosts.
+				const wrongKey = await call(server, { macKey: WRONG_KEY });
+				expect(wrongKey.diagnosis).not.toContain('signed=');
+			});
+
 			it('--strict sends no X-Sandbox-* header and no base string', async () => {
 				const sandbox = await startSandbox(launch, ['--port', '0', '--strict']);
 				try {
@@ -723,9 +784,13 @@ for (const launch of LAUNCHES) {
 				const read = await triage([file, '--keys', await keysFile(), '--summary-only']);
 				expect(read.stderr).toBe('');
 				expect(read.stdout).toContain(`# Triage of ${answers.length} signed requests`);
-				// The kids are masked, so the key file's kid names none of them.
-				expect(read.stdout).toContain('| no key for kid | 3 |');
+				// The kids are masked, and the key file's kid is found by its mask: every signed
+				// request is checked against its key (the wrong key's is the mismatch).
+				expect(read.stdout).toContain('| no key for kid | 0 |');
+				expect(read.stdout).toContain('| match | 2 |');
+				expect(read.stdout).toContain('| mismatch | 1 |');
 				expect(read.stdout).toContain('| unreadable | 1 |');
+				expect(read.stdout).toContain('| demo...1c | 3 | 1 | 0 |');
 				expect(read.stdout).not.toContain(PROFILE.macKey);
 			});
 

@@ -227,14 +227,29 @@ describe('npm run triage', () => {
 		expect(full.stdout).toBe('');
 	});
 
-	it('refuses a compressed or binary log in one line, and reads a keys file saved as UTF-16', async () => {
+	it('reads a log rotated as .gz, refuses a binary one in one line, and reads a keys file saved as UTF-16', async () => {
+		// gzip by node:zlib, as logrotate's compress writes it: read as the log inside.
 		await writeFile(join(dir, 'log.ndjson.gz'), gzipSync(LOG.text));
-		const gz = await triage([join(dir, 'log.ndjson.gz'), '--keys', join(dir, 'keys.txt')]);
-		expect(gz.code).toBe(2);
-		expect(gz.stderr).toBe(
-			`triage: ${join(dir, 'log.ndjson.gz')} is compressed (gzip): uncompress it first: there is nothing to triage.\n`
-		);
-		expect(await readdir(dir)).not.toContain('log.ndjson.gz.verdicts.csv');
+		const gz = await triage([
+			join(dir, 'log.ndjson.gz'),
+			'--keys',
+			join(dir, 'keys.txt'),
+			'--summary-only'
+		]);
+		expect(gz.stderr).toBe('');
+		expect(gz.code).toBe(1);
+		expect(gz.stdout).toContain(`# Triage of ${LOG.expected.requests} signed requests`);
+		expect(gz.stdout).toContain(`| mismatch | ${LOG.expected.mismatch} |`);
+		await writeFile(join(dir, 'clean.ndjson.gz'), gzipSync(CLEAN.text));
+		const cleanGz = await triage([
+			join(dir, 'clean.ndjson.gz'),
+			'--keys',
+			join(dir, 'clean-keys.txt'),
+			'--summary-only'
+		]);
+		expect(cleanGz.stderr).toBe('');
+		expect(cleanGz.code).toBe(0);
+		expect(cleanGz.stdout).toContain(`| match | ${CLEAN.expected.match} |`);
 
 		await writeFile(join(dir, 'core.bin'), Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 0, 0, 0, 1, 2]));
 		const binary = await triage([join(dir, 'core.bin'), '--keys', join(dir, 'keys.txt')]);
@@ -255,6 +270,34 @@ describe('npm run triage', () => {
 		]);
 		expect(clean.stderr).toBe('');
 		expect(clean.code).toBe(0);
+	});
+
+	it('says a file of text with no signed request in it, exit 2 and no verdicts file, and reads UTF-8 after a stray UTF-16 mark', async () => {
+		// A UTF-16 mark, then the lines in UTF-8: read as UTF-8, every request found.
+		await writeFile(
+			join(dir, 'marked.ndjson'),
+			Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(CLEAN.text)])
+		);
+		const marked = await triage([
+			join(dir, 'marked.ndjson'),
+			'--keys',
+			join(dir, 'clean-keys.txt'),
+			'--summary-only'
+		]);
+		expect(marked.stderr).toBe('');
+		expect(marked.code).toBe(0);
+		expect(marked.stdout).toContain(`# Triage of ${CLEAN.expected.requests} signed requests`);
+
+		// The wrong file: text, but no MAC-signed request in it.
+		await writeFile(join(dir, 'access.log'), 'GET /health 200\nGET /ready 200\n\nstarted\n');
+		const none = await triage([join(dir, 'access.log'), '--keys', join(dir, 'keys.txt')]);
+		expect(none.code).toBe(2);
+		expect(none.stdout).toBe('');
+		expect(none.stderr).toBe(
+			`triage: ${join(dir, 'access.log')} holds no signed request: 40 bytes read as log lines, 4 lines or entries, none with an Authorization: MAC header. Check that it is the log of the calls, saved as text (UTF-8 or UTF-16).\n`
+		);
+		expect(await readdir(dir)).not.toContain('access.log.verdicts.csv');
+		expect(await temporaryFiles(dir)).toEqual([]);
 	});
 
 	it('turns an error from nowhere into one line and status 2, and removes its temporary file', async () => {

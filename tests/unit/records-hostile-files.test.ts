@@ -59,7 +59,6 @@ describe('a file that is not text', () => {
 	});
 
 	it.each([
-		['gzip', gzipSync(utf8(ndjsonLine(1)))],
 		['zip', Uint8Array.of(0x50, 0x4b, 0x03, 0x04, 20, 0, 0, 0, 8, 0)],
 		['zstd', Uint8Array.of(0x28, 0xb5, 0x2f, 0xfd, 0x24, 0x05)],
 		['xz', Uint8Array.of(0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00, 0x00, 0x04)]
@@ -238,5 +237,103 @@ describe('a keys file (the command line reads it whole)', () => {
 		expect(decodeText(Uint8Array.of(0x6b, 0x00, 0x01, 0xff, 0x00))).toMatchObject({
 			refused: { refused: 'binary', at: 1 }
 		});
+	});
+});
+
+describe('a log rotated as .gz, a stray mark, NUL bytes, no request at all', () => {
+	const log = Array.from({ length: 20 }, (_, index) => logLine(index + 1)).join('\n');
+
+	it('a .gz log (gzip by node:zlib) is read as the log inside, whatever the chunks', async () => {
+		const lines = Array.from({ length: 20 }, (_, index) => ndjsonLine(index + 1)).join('\n');
+		for (const size of [1, 7, 65_536]) {
+			const result = await run(gzipSync(utf8(lines)), size);
+			expect(result.summary.format, `${size} a chunk`).toBe('ndjson');
+			expect(rows(result)).toEqual({ verdicts: 20, matches: 20, unreadable: [] });
+		}
+	});
+
+	it('a .gz of several members (cat a.gz b.gz) is read whole', async () => {
+		const first = Array.from({ length: 10 }, (_, index) => logLine(index + 1)).join('\n');
+		const second = Array.from({ length: 10 }, (_, index) => logLine(index + 11)).join('\n');
+		const bytes = Uint8Array.from([...gzipSync(utf8(`${first}\n`)), ...gzipSync(utf8(second))]);
+		expect(rows(await run(bytes, 100))).toEqual({ verdicts: 20, matches: 20, unreadable: [] });
+	});
+
+	it('a .gz cut short: what was read before counts, and reading says it failed', async () => {
+		const big = Array.from({ length: 2000 }, (_, index) => logLine(index + 1)).join('\n');
+		const gz = gzipSync(utf8(big));
+		const result = await run(gz.subarray(0, Math.floor(gz.length / 2)), 4096);
+		expect(result.summary.stopped?.code).toBe('read-failed');
+		expect(rows(result).matches).toBeGreaterThan(0);
+		expect(rows(result).matches).toBeLessThan(2000);
+	});
+
+	it('a gzip bomb of blank lines is read through to its end, found empty', async () => {
+		// 8 MiB of line breaks in a few KiB.
+		const bomb = gzipSync(new Uint8Array(8 * MB).fill(0x0a), { level: 9 });
+		expect(bomb.length).toBeLessThan(64 * 1024);
+		const { summary } = await run(bomb);
+		expect(summary.empty).toBe(true);
+		expect(summary.bytesRead).toBe(8 * MB);
+	});
+
+	it.each([
+		['FF FE', [0xff, 0xfe]],
+		['FE FF', [0xfe, 0xff]]
+	])(
+		'a UTF-16 mark (%s) before lines in UTF-8 is a stray mark: the lines are read',
+		async (_, mark) => {
+			for (const size of [1, 3, 65_536]) {
+				const result = await run(Uint8Array.from([...mark, ...utf8(log)]), size);
+				expect(result.summary.format).toBe('log-lines');
+				expect(rows(result)).toEqual({ verdicts: 20, matches: 20, unreadable: [] });
+			}
+		}
+	);
+
+	it('a UTF-16 mark before UTF-16 text in Chinese and ASCII is still UTF-16', async () => {
+		const text = `日志日志日志 ${log}`;
+		const bytes = new Uint8Array(2 + text.length * 2);
+		bytes.set([0xff, 0xfe]);
+		for (let index = 0; index < text.length; index++) {
+			bytes[2 + index * 2] = text.charCodeAt(index) & 0xff;
+			bytes[3 + index * 2] = text.charCodeAt(index) >> 8;
+		}
+		expect(rows(await run(bytes))).toEqual({ verdicts: 20, matches: 20, unreadable: [] });
+	});
+
+	it('NUL bytes cost the line they fall in, not the file', async () => {
+		const lines = log.split('\n');
+		// A request line with NULs in it; then the padding a crash leaves, the next run's first line
+		// written after it on the same line, and a line after that.
+		lines[4] = `${lines[4]?.slice(0, 40)}\0\0\0${lines[4]?.slice(40)}`;
+		const padded = `${lines.join('\n')}\n${'\0'.repeat(10_000)}${logLine(21)}\n${logLine(22)}\n`;
+		for (const size of [5, 65_536]) {
+			const result = await run(padded, size);
+			expect(result.summary.stopped).toBeNull();
+			expect(rows(result)).toEqual({
+				verdicts: 20,
+				matches: 20,
+				unreadable: [
+					{ number: 5, code: 'nul-bytes' },
+					{ number: 21, code: 'nul-bytes' }
+				]
+			});
+		}
+		// Padding alone at the end (or at the start) costs nothing.
+		const tail = await run(`${log}\n${'\0'.repeat(8192)}`);
+		expect(rows(tail)).toEqual({ verdicts: 20, matches: 20, unreadable: [] });
+		const head = await run(`${'\0'.repeat(600)}\n${log}`);
+		expect(rows(head)).toEqual({ verdicts: 20, matches: 20, unreadable: [] });
+	});
+
+	it('a file of NULs only is refused as binary, and random bytes still are', async () => {
+		const { summary } = await run(new Uint8Array(5000));
+		expect(summary.stopped).toMatchObject({ code: 'binary', at: 0 });
+	});
+
+	it('text with no signed request is read to its end and counts no request', async () => {
+		const { summary } = await run('GET /health 200\nGET /ready 200\nhello\n');
+		expect(summary).toMatchObject({ requests: 0, skipped: 3, stopped: null, empty: false });
 	});
 });

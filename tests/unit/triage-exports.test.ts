@@ -9,6 +9,7 @@ import {
 } from '$lib/triage';
 import { triageLogText } from '../bench/triage-log.js';
 import { parseCsv } from './parse-csv';
+import { createHmac } from 'node:crypto';
 
 function record(overrides: Partial<VerdictRecord>): VerdictRecord {
 	return {
@@ -111,5 +112,41 @@ describe('the exports of a whole triage', () => {
 		expect(summaryMarkdown(summary, { mistakeLabel: (id) => `label of ${id} | piped` })).toContain(
 			'| label of crlf \\| piped |'
 		);
+	});
+});
+
+describe('kids in the exports', () => {
+	// Signed here with node:crypto, not with the tool's own signer.
+	function signed(kid: string, key: string, n: number): string {
+		const ts = String(1_700_000_000 + n);
+		const nonce = `nonce-${n}`;
+		const uri = `/account/profile/v1?client_id=c&n=${n}`;
+		const base = `${ts}\n${nonce}\nGET\n${uri}\nopen.tapapis.cn\n443\n\n`;
+		const mac = createHmac('sha1', key).update(base).digest('base64');
+		return `curl 'https://open.tapapis.cn${uri}' -H 'Authorization: MAC id="${kid}",ts="${ts}",nonce="${nonce}",mac="${mac}"'`;
+	}
+
+	it("keep short kids apart, masked, in the Summary's Kids table and the CSV", async () => {
+		// Nine customers whose kids are short (the case where every row read `<kid>`).
+		const kids = Array.from({ length: 9 }, (_, index) => `cust-${index + 1}`);
+		const text = kids.map((kid, index) => signed(kid, `key-${index}`, index)).join('\n');
+		const keys = kids.map((kid, index) => `${kid} key-${index}`).join('\n');
+		const records: VerdictRecord[] = [];
+		const summary = await triageText(text, keys, {
+			onVerdicts: (batch) => void records.push(...batch)
+		});
+		expect(records.map((r) => r.verdict)).toEqual(kids.map(() => 'match'));
+		const markdown = summaryMarkdown(summary);
+		const rows = markdown.split('\n').filter((line) => /^\| cu\.\.\.\d \|/.test(line));
+		expect(rows).toHaveLength(9);
+		expect(new Set(rows.map((row) => row.split('|')[1])).size).toBe(9);
+		expect(markdown).not.toContain('<kid>');
+		for (const kid of kids) expect(markdown).not.toContain(kid);
+		const csvKids = parseCsv(verdictsCsv(records))
+			.slice(1)
+			.map((row) => row[CSV_COLUMNS.indexOf('kid')]);
+		expect(csvKids).toEqual(kids.map((_, index) => `cu...${index + 1}`));
+		// Shown in full when asked, as the CLI's --reveal-kid and the page's "Show kids" ask.
+		expect(summaryMarkdown(summary, { revealKid: true })).toContain('| cust-9 |');
 	});
 });

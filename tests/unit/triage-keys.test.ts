@@ -58,3 +58,36 @@ describe('parseKeys', () => {
 		expect(keyring.keyFor('x')).toBeUndefined();
 	});
 });
+
+describe('parseKeys and a recording of the sandbox server', () => {
+	it('finds the key of a kid masked as the recording masks it, and never guesses between two', () => {
+		const { keyring } = parseKeys(
+			'demo-kid-profile-4f1c k-profile\ndemo-kid-basic-8a2e k-basic\nuser-1-aa k1\nuser-2-aa k2\n'
+		);
+		expect(keyring.keyFor('demo...1c')).toBe('k-profile');
+		expect(keyring.keyFor('demo...2e')).toBe('k-basic');
+		// user-1-aa and user-2-aa both mask as "use...a": neither is guessed.
+		expect(keyring.keyFor('use...a')).toBeUndefined();
+		expect(keyring.keyFor('demo...')).toBeUndefined();
+		expect(keyring.keyFor('...')).toBeUndefined();
+	});
+
+	it('reads a sandbox accounts file (a JSON array) as the keys it was made with', () => {
+		const accounts = JSON.stringify(
+			[
+				{ kid: 'acme-kid-000001', mac_key: 'acme-key', client_id: 'c', state: 'active' },
+				{ kid: 'beta-kid-000002', mac_key: 'beta key with spaces' }
+			],
+			null,
+			2
+		);
+		const { keyring, problems } = parseKeys(accounts);
+		expect(problems).toEqual([]);
+		expect(keyring.kids).toBe(2);
+		expect(keyring.keyFor('acme-kid-000001')).toBe('acme-key');
+		expect(keyring.keyFor('beta...02')).toBe('beta key with spaces');
+		// An array that is not of accounts is read line by line, as before: no kid "a" has a key.
+		expect(parseKeys('[{"kid": "a"}]').keyring.keyFor('a')).toBeUndefined();
+		expect(parseKeys('[{"kid": "a", "mac_key": 1}]').keyring.keyFor('a')).toBeUndefined();
+	});
+});

@@ -31,9 +31,28 @@ async function caseInput(): Promise<CaseInput> {
 }
 
 describe('maskKid', () => {
-	it('keeps the first 4 and last 2 characters of a long kid, and hides a short one', () => {
+	it('keeps the first 4 and last 2 characters of a long kid, fewer of a short one', () => {
 		expect(maskKid(KID)).toBe('kidA...89');
-		expect(maskKid('short')).toBe('<kid>');
+		expect(maskKid('short')).toBe('s...t');
+		expect(maskKid('ab')).toBe('a...');
+	});
+
+	it('leaves a masked kid as it is (a recording triaged), so that it names the same kid', () => {
+		for (const kid of [KID, 'short', 'ab', 'demo-kid-profile-4f1c'])
+			expect(maskKid(maskKid(kid))).toBe(maskKid(kid));
+		// A kid with dots that is not a mask is masked.
+		expect(maskKid('a.b.c.d.e.f.g')).toBe('a.b.....g');
+	});
+
+	it('keeps kids that differ at either end apart, and never shows half of a short kid', () => {
+		const kids = ['kid-1', 'kid-2', 'a-kid', 'b-kid', 'user-0001-a', 'user-0001-b', 'x1', 'y1'];
+		expect(new Set(kids.map(maskKid)).size).toBe(kids.length);
+		for (const kid of ['abcd', 'abcdefghi', 'ab', '汉字汉字汉字汉字汉字汉字', '😀😀😀😀']) {
+			const shown = Array.from(maskKid(kid).replace('...', '')).length;
+			expect(shown * 2).toBeLessThanOrEqual(Math.max(Array.from(kid).length, 2));
+			// Whole characters: a surrogate pair is never cut.
+			expect(maskKid(kid)).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
+		}
 	});
 });
 

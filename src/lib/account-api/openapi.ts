@@ -24,7 +24,7 @@ export const SECURITY_SCHEME = 'mac';
  */
 export const SANDBOX_HEADERS = {
 	'X-Sandbox-Diagnosis':
-		'Sandbox server only, on a failed request: why it failed, as `reason=<check>` (for example `reason=ts-outside-window`), and for a mac that does not match `; mistake=<id>; client=<id>; confidence=<level>`. ASCII ids only. Not sent by the real service, nor by a sandbox started with --strict.',
+		'Sandbox server only, on a failed request: why it failed, as `reason=<check>` (for example `reason=ts-outside-window`), and for a mac that does not match `; mistake=<id>; client=<id>; confidence=<level>`; when the host signed is not the one called, also `; signed=<host>; called=<host:port>; hint="signed <host> but called <host:port>: sign the host you call"`. ASCII only. Not sent by the real service, nor by a sandbox started with --strict.',
 	'X-Sandbox-Base-String':
 		'Sandbox server only, on a failed request whose Authorization header could be read: the base string the sandbox built from the request, as one line (a line feed written `\\n`, a backslash `\\\\`, other characters outside printable ASCII `\\uXXXX`). Compare it with the one you signed. Not sent by the real service, nor by a sandbox started with --strict.'
 } as const;

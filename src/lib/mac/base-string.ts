@@ -36,7 +36,7 @@ export const BASE_STRING_RULES: readonly BaseStringRule[] = [
 		key: 'nonce',
 		name: 'nonce',
 		explanation:
-			'The same random nonce as in the header, new for every request; a reused nonce is rejected.'
+			'The same random nonce as in the header, new for every request; whether the service rejects a reused nonce, the spec does not say.'
 	},
 	{
 		key: 'method',
@@ -53,7 +53,7 @@ export const BASE_STRING_RULES: readonly BaseStringRule[] = [
 		key: 'host',
 		name: 'host',
 		explanation:
-			'The host actually called, in lower case and without ":port"; signing the other deployment\'s host fails.'
+			'The host actually called, in lower case and without ":port"; signing any other host fails (the other deployment\'s, or the production host while calling a sandbox).'
 	},
 	{
 		key: 'port',

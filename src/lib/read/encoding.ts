@@ -1,6 +1,10 @@
 // Which text a file's bytes are, told from its first bytes: UTF-8 (with or without a byte-order
 // mark) and UTF-16 (a mark, or ASCII with every other byte zero) are read; UTF-32, compressed
-// archives and binary data are refused with their name, before anything is decoded as a log.
+// archives and binary data are refused with their name, before anything is decoded as a log. A
+// UTF-16 mark before bytes that are UTF-8 (a tool wrote the mark, then the log as UTF-8) is a
+// stray mark: what follows is read as UTF-8, not decoded into nothing. NUL bytes in text (a log
+// cut short by a crash is padded with them) do not make the file binary: the reader drops the
+// lines they fall in.
 
 /** The encodings read. */
 export type TextEncoding = 'utf-8' | 'utf-16le' | 'utf-16be';
@@ -70,15 +74,62 @@ export function sniffEncoding(bytes: Uint8Array): Sniffed {
 	if (starts(bytes, [0x00, 0x00, 0xfe, 0xff]) || unitsOf(bytes, 4, 3))
 		return { refused: 'encoding', found: 'UTF-32BE', at: 0 };
 	if (starts(bytes, [0xef, 0xbb, 0xbf])) return { encoding: 'utf-8', skip: 3 };
-	if (starts(bytes, [0xff, 0xfe])) return { encoding: 'utf-16le', skip: 2 };
-	if (starts(bytes, [0xfe, 0xff])) return { encoding: 'utf-16be', skip: 2 };
+	if (starts(bytes, [0xff, 0xfe]))
+		return strayMark(bytes) ? { encoding: 'utf-8', skip: 2 } : { encoding: 'utf-16le', skip: 2 };
+	if (starts(bytes, [0xfe, 0xff]))
+		return strayMark(bytes) ? { encoding: 'utf-8', skip: 2 } : { encoding: 'utf-16be', skip: 2 };
 	// Without a mark, text in UTF-16 still shows itself: ASCII with a zero byte beside each.
 	if (unitsOf(bytes, 2, 0)) return { encoding: 'utf-16le', skip: 0 };
 	if (unitsOf(bytes, 2, 1)) return { encoding: 'utf-16be', skip: 0 };
-	// No text file has a NUL byte in it: a log's first kilobytes with one are something else.
-	const nul = bytes.subarray(0, SNIFF_BYTES).indexOf(0);
+	const nul = binaryAt(bytes.subarray(0, SNIFF_BYTES));
 	if (nul !== -1) return { refused: 'binary', found: '', at: nul };
 	return { encoding: 'utf-8', skip: 0 };
+}
+
+/**
+ * Whether a UTF-16 mark is followed by UTF-8 rather than UTF-16: no NUL byte in what follows (a log
+ * in UTF-16 has ASCII in its first kilobytes, a line break at least, each beside a zero byte) and
+ * valid UTF-8 there.
+ */
+function strayMark(bytes: Uint8Array): boolean {
+	const rest = bytes.subarray(2, SNIFF_BYTES);
+	if (rest.length === 0 || rest.indexOf(0) !== -1) return false;
+	try {
+		new TextDecoder('utf-8', { fatal: true }).decode(
+			rest.subarray(0, rest.length - incompleteTail(rest, 'utf-8'))
+		);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+/**
+ * Where binary data shows in the first bytes: the first NUL byte, when the bytes other than NULs
+ * are not text (more than 1 in 20 control bytes, or none at all). NULs among text are a padded log's,
+ * not a sign of binary data: -1.
+ */
+function binaryAt(bytes: Uint8Array): number {
+	const nul = bytes.indexOf(0);
+	if (nul === -1) return -1;
+	let other = 0;
+	let control = 0;
+	for (const byte of bytes) {
+		if (byte === 0) continue;
+		other += 1;
+		// Tab, LF, FF, CR and ESC (a terminal's colours) are a log's.
+		if (
+			(byte < 0x20 &&
+				byte !== 0x09 &&
+				byte !== 0x0a &&
+				byte !== 0x0c &&
+				byte !== 0x0d &&
+				byte !== 0x1b) ||
+			byte === 0x7f
+		)
+			control += 1;
+	}
+	return other === 0 || control * 20 > other ? nul : -1;
 }
 
 /**

@@ -7,6 +7,7 @@ import { HarScanner, type HarScan } from './har-scanner';
 import { macAuthorization, readHarEntry, readSigned } from './parse-har';
 import { readLogLine, readNdjsonLine } from './read-lines';
 import { LineSplitter, TextSource, linesOf } from './text-source';
+import { gunzipped } from './gzip';
 import type { TextEncoding } from './encoding';
 import type { LogFormat, LoggedRequest, ReadItem, Unreadable, UnreadableCode } from './types';
 
@@ -136,7 +137,8 @@ export async function readRequests(
 		const read = part.format === 'ndjson' ? readNdjsonLine : readLogLine;
 		return { format: part.format, empty: false, source, items: lineItems(source, splitter, read) };
 	}
-	const source = new TextSource(stream);
+	// A log rotated as .gz is read as the log inside.
+	const source = new TextSource(gunzipped(stream));
 	const splitter = new LineSplitter();
 	let format: LogFormat | null;
 	try {
@@ -188,9 +190,15 @@ function lineItem(
 	read: (number: number, line: string) => ReadItem
 ): ReadItem {
 	if (line.tooLong) return unreadable(line.number, 'too-long');
-	if (line.text.trim() === '') return { kind: 'skipped', number: line.number };
+	// NUL bytes (a log cut short by a crash is padded with them) cost the line they fall in: a line
+	// that would hold a request without them is unreadable; padding alone, or other text, is skipped.
+	const text = line.text.includes('\0') ? line.text.replaceAll('\0', '') : line.text;
+	if (text.trim() === '') return { kind: 'skipped', number: line.number };
 	try {
-		return read(line.number, line.text);
+		const item = read(line.number, text);
+		return text === line.text || item.kind === 'skipped'
+			? item
+			: unreadable(line.number, 'nul-bytes');
 	} catch {
 		return unreadable(line.number, 'read-failed');
 	}

@@ -56,8 +56,10 @@ export type UnreadableCode =
 	| 'encoding'
 	/** The file is compressed or an archive (`found` names it: gzip, zip, zstd, xz, bzip2, 7z). */
 	| 'compressed'
-	/** The file is binary data, not text: a NUL byte in its first kilobytes (`at`). */
+	/** The file is binary data, not text: a NUL byte in its first kilobytes (`at`), among no text. */
 	| 'binary'
+	/** NUL bytes in the line (a log cut short by a crash is padded with them). */
+	| 'nul-bytes'
 	/** Reading failed: the browser or the disk said so, or the record's reader did. */
 	| 'read-failed';
 

@@ -45,3 +45,14 @@ export function isDemoKid(kid: string): boolean {
 export function isDemoClientId(clientId: string): boolean {
 	return DEMO_ACCOUNTS.some((account) => account.clientId === clientId.trim());
 }
+
+/**
+ * An accounts file for `--accounts FILE` (src/node/sandbox-server/accounts-file.ts reads it): the
+ * example that --help and the sandbox page both show, one active and one revoked account.
+ */
+export const ACCOUNTS_FILE_EXAMPLE = `[
+  { "kid": "ci-kid-1", "mac_key": "ci-secret-1", "client_id": "my-client",
+    "scopes": ["basic_info", "public_profile"], "name": "Ada" },
+  { "kid": "ci-kid-2", "mac_key": "ci-secret-2", "client_id": "my-client",
+    "scopes": ["basic_info"], "state": "revoked" }
+]`;

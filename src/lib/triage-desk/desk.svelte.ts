@@ -3,6 +3,7 @@
 // verdicts (filter and sort). No language: components render every word.
 import { TS_WINDOW_SECONDS } from '$lib/account-api/ts-window';
 import { CSV_HEADER, csvRow } from '$lib/triage/exports';
+import { maskKid } from '$lib/diagnosis/mask-kid';
 import { parseKeys, type KeyProblem, type Keyring } from '$lib/triage/keys';
 import {
 	startTriage,
@@ -178,6 +179,11 @@ const SILENT_START_MS = 10_000;
 const HANDED_FILE_NAME = 'verify-paste.txt';
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
+/** Whether a row's kid is the one filtered for: typed in full, or as the table shows it masked. */
+function kidMatches(kid: string, typed: string, shown: boolean): boolean {
+	return kid.includes(typed) || (!shown && maskKid(kid).includes(typed));
+}
+
 export class TriageDesk {
 	/** The pasted requests. */
 	requestsText = $state('');
@@ -208,6 +214,8 @@ export class TriageDesk {
 
 	groupFilter: GroupFilter = $state('all');
 	kidFilter = $state('');
+	/** Kids in full in the table and the exports (the CLI's --reveal-kid); masked until asked. */
+	kidsShown = $state(false);
 	/** A likely client's group id (as the Summary counts them: 'docs-java', 'unknown' …), or 'all'. */
 	clientFilter = $state('all');
 	statusFilter: StatusFilter = $state('all');
@@ -262,6 +270,7 @@ export class TriageDesk {
 		const group = this.groupFilter;
 		const status = this.statusFilter;
 		const kid = this.kidFilter.trim();
+		const shown = this.kidsShown;
 		const client = this.clientFilter === 'all' ? -1 : clientGroupOf(this.clientFilter);
 		const column = this.sortColumn;
 		const descending = this.sortDirection === 'descending';
@@ -279,7 +288,7 @@ export class TriageDesk {
 					(client < 0 ||
 						(clientGroup(columns.client(index)) === client &&
 							columns.verdict(index) !== 'unreadable')) &&
-					(kid === '' || columns.text(index, TEXT_COLUMNS.kid).includes(kid)))
+					(kid === '' || kidMatches(columns.text(index, TEXT_COLUMNS.kid), kid, shown)))
 			)
 				order[length++] = index;
 		order = order.subarray(0, length);
@@ -448,13 +457,14 @@ export class TriageDesk {
 	}
 
 	/**
-	 * The verdicts received as a CSV file, kids masked (the exporter's default; it is never given a
-	 * key). Written a slice at a time, each slice's rows added to the file before the page gets the
+	 * The verdicts received as a CSV file, kids masked unless shown (kidsShown); it is never given a
+	 * key. Written a slice at a time, each slice's rows added to the file before the page gets the
 	 * thread back, so that the CSV of a huge run holds the page for no long task.
 	 */
 	async csv(): Promise<Blob> {
 		const columns = this.#columns;
 		const count = columns.length;
+		const options = { revealKid: this.kidsShown };
 		const type = 'text/csv;charset=utf-8';
 		let file = new Blob([CSV_HEADER], { type });
 		let index = 0;
@@ -463,7 +473,7 @@ export class TriageDesk {
 			let rows = '';
 			do {
 				const end = Math.min(index + ROWS_PER_LOOK, count);
-				for (; index < end; index++) rows += csvRow(columns.at(index));
+				for (; index < end; index++) rows += csvRow(columns.at(index), options);
 			} while (index < count && rows.length < SLICE_CHARS && performance.now() < until);
 			file = new Blob([file, rows], { type });
 			if (index < count) await nextTask();

@@ -100,6 +100,7 @@ const UNREADABLE: Record<UnreadableCode, () => string> = {
 	encoding: m.records_unreadable_encoding,
 	compressed: m.records_unreadable_compressed,
 	binary: m.records_unreadable_binary,
+	'nul-bytes': m.records_unreadable_nul_bytes,
 	'read-failed': m.triage_unreadable_read_failed
 };
 

@@ -179,7 +179,7 @@ const GROUP_NAMES: Record<VerdictKind, string> = {
 	unreadable: 'unreadable'
 };
 
-const FORMAT_NAMES = { har: 'HAR', ndjson: 'NDJSON', 'log-lines': 'log lines' } as const;
+export const FORMAT_NAMES = { har: 'HAR', ndjson: 'NDJSON', 'log-lines': 'log lines' } as const;
 
 /** The English words, for `unit` ('line', or 'entry' in a HAR). */
 export function englishMarkdownWords(unit: 'line' | 'entry'): MarkdownWords {

@@ -1,6 +1,7 @@
 // The keys a triage verifies with: `kid mac_key` a line, or one mac_key for every kid. They stay in
 // memory: no problem reported here quotes a key, only its line number.
 import { CredentialError, MacInputError, parseCredential } from '$lib/mac';
+import { maskKid } from '$lib/diagnosis/mask-kid';
 
 export type KeyProblemCode =
 	/** A line with more than two words: neither `kid mac_key` nor a lone mac_key. */
@@ -18,7 +19,11 @@ export interface KeyProblem {
 }
 
 export interface Keyring {
-	/** The mac_key for a kid, exactly as given (signed as its UTF-8 bytes, as /verify signs). */
+	/**
+	 * The mac_key for a kid, exactly as given (signed as its UTF-8 bytes, as /verify signs). A kid
+	 * masked as a recording of the sandbox server masks it (`demo...1c`) finds the key of the one
+	 * kid given that masks so: the base string does not hold the kid, so its key is all a check needs.
+	 */
 	keyFor(kid: string): string | undefined;
 	/** How many kids have their own key. */
 	readonly kids: number;
@@ -44,15 +49,38 @@ function credentialPair(text: string): [string, string] | null {
 }
 
 /**
- * Reads the keys text. Blank lines and lines starting with `#` are ignored. A text whose only line
+ * The kid and mac_key of each account of a sandbox server's accounts file (`--accounts FILE`, a JSON
+ * array), so that a recording triages against the file it was made with; null for any other text.
+ */
+function accountPairs(text: string): [string, string][] | null {
+	if (!text.trimStart().startsWith('[')) return null;
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(text);
+	} catch {
+		return null;
+	}
+	if (!Array.isArray(parsed)) return null;
+	const pairs: [string, string][] = [];
+	for (const account of parsed as unknown[]) {
+		const { kid, mac_key: macKey } = (account ?? {}) as Record<string, unknown>;
+		if (typeof kid !== 'string' || typeof macKey !== 'string') return null;
+		pairs.push([kid, macKey]);
+	}
+	return pairs;
+}
+
+/**
+ * Reads the keys text: `kid mac_key` lines, SDK login results a line, or a sandbox accounts file. Blank lines and lines starting with `#` are ignored. A text whose only line
  * holds one word is a mac_key for every kid.
  */
 export function parseKeys(text: string): ParsedKeys {
-	const pairs = new Map<string, string>();
+	const accounts = accountPairs(String(text));
+	const pairs = new Map<string, string>(accounts ?? []);
 	const problems: KeyProblem[] = [];
 	const lone: number[] = [];
 	let single: string | undefined;
-	const lines = String(text).split(/\r\n|\n|\r/);
+	const lines = accounts === null ? String(text).split(/\r\n|\n|\r/) : [];
 	lines.forEach((raw, index) => {
 		const line = index + 1;
 		const trimmed = raw.trim();
@@ -84,10 +112,22 @@ export function parseKeys(text: string): ParsedKeys {
 	if (!everyKid) for (const line of lone) problems.push({ line, code: 'lone-key' });
 	problems.sort((a, b) => a.line - b.line);
 	const key = everyKid ? single : undefined;
+	// Masked kid -> its key; null where two kids given mask alike (then neither is guessed).
+	let masked: Map<string, string | null> | null = null;
+	const byMask = (kid: string): string | undefined => {
+		if (masked === null) {
+			masked = new Map();
+			for (const [given, value] of pairs) {
+				const mask = maskKid(given);
+				masked.set(mask, masked.has(mask) ? null : value);
+			}
+		}
+		return masked.get(kid) ?? undefined;
+	};
 	return {
 		problems,
 		keyring: {
-			keyFor: (kid) => key ?? pairs.get(kid),
+			keyFor: (kid) => key ?? pairs.get(kid) ?? (kid.includes('...') ? byMask(kid) : undefined),
 			kids: pairs.size,
 			everyKid
 		}

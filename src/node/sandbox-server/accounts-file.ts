@@ -2,7 +2,7 @@ import { SCOPES } from '$lib/account-api/operations';
 import { openid, unionid } from '$lib/sandbox/identifiers';
 import type { SandboxToken } from '$lib/sandbox/state';
 
-/** One account of `--accounts FILE`, as the README documents it. */
+/** One account of `--accounts FILE`, as --help (options.ts) documents it. */
 export interface AccountRecord {
 	kid: string;
 	mac_key: string;

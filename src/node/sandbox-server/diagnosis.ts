@@ -1,7 +1,8 @@
 // The sandbox server's answer to a request that fails verification says why, in two headers:
-// X-Sandbox-Diagnosis (`reason=mac-mismatch; mistake=host-other-deployment; client=docs-node-old;
-// confidence=high`, or `reason=ts-outside-window` …) and X-Sandbox-Base-String (the base string the
-// sandbox built). Node only: the service itself, which the page runs too, knows nothing of the
+// X-Sandbox-Diagnosis (`reason=mac-mismatch; mistake=host-legacy; client=docs-php;
+// confidence=high`, or `reason=ts-outside-window` …; for a host signed that is not the one called,
+// also `signed=<host>; called=<host:port>; hint="signed <host> but called <host:port>: sign the host
+// you call"`) and X-Sandbox-Base-String (the base string the sandbox built). Node only: the service itself, which the page runs too, knows nothing of the
 // diagnosis, so the catalogue stays out of the page.
 import type { MacHeaderParams } from '$lib/mac';
 import { diagnose } from '$lib/diagnosis/diagnose';
@@ -26,12 +27,36 @@ export interface SandboxMismatch {
 }
 
 /**
+ * Mistakes whose signer put another host name on the host line: the called host may be no
+ * deployment's at all (a sandbox on loopback), so the sentence names both hosts and no deployment.
+ */
+const OTHER_HOST = new Set(['host-other-deployment', 'host-legacy', 'host-as-written']);
+
+/**
+ * The host a reproduction signed when it is another host name than the one called, else null.
+ * Line 5 of its base string is the host line (spec §5.3).
+ */
+function otherHostSigned(
+	explanation: { mistakes: readonly { id: string }[]; baseString: string },
+	called: string
+): string | null {
+	if (!explanation.mistakes.some((mistake) => OTHER_HOST.has(mistake.id))) return null;
+	const signed = explanation.baseString.split('\n')[4];
+	return signed === undefined || signed === '' || signed.toLowerCase() === called.toLowerCase()
+		? null
+		: signed;
+}
+
+/**
  * What the diagnosis makes of a wrong mac: `mistake=<id, a+b for a pair, unexplained, or
- * diagnosis-stopped for a URL too long to diagnose>; client=<id, or unknown>; confidence=<high,
- * medium, or none for unknown>`. Ids only, in ASCII.
+ * diagnosis-stopped for a URL too long to diagnose>; client=<id, or unknown>;
+ * confidence=<high, medium, or none for unknown>`, then for another host signed than the one called
+ * `; signed=<host>; called=<host:port>; hint="signed <host> but called <host:port>: sign the host
+ * you call"`. ASCII (the caller makes it header-safe).
  */
 export async function mismatchDiagnosis(mismatch: SandboxMismatch): Promise<string> {
 	let mistake = 'unexplained';
+	let hostHint = '';
 	try {
 		const diagnosis = await diagnose({
 			authorization: mismatch.params,
@@ -44,6 +69,13 @@ export async function mismatchDiagnosis(mismatch: SandboxMismatch): Promise<stri
 			diagnosis.verdict === 'stopped'
 				? DIAGNOSIS_STOPPED
 				: (diagnosis.explanations[0]?.id ?? 'unexplained');
+		const first = diagnosis.explanations[0];
+		const url = new URL(mismatch.url);
+		const signed = first === undefined ? null : otherHostSigned(first, url.hostname);
+		// The address as called, its port named even when it is the scheme's default.
+		const called = `${url.hostname}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
+		if (signed !== null && !/["\\;]/.test(signed))
+			hostHint = `; signed=${signed}; called=${called}; hint="signed ${signed} but called ${called}: sign the host you call"`;
 	} catch {
 		// A URL the diagnosis cannot sign: nothing reproduces it.
 	}
@@ -52,7 +84,7 @@ export async function mismatchDiagnosis(mismatch: SandboxMismatch): Promise<stri
 		mistakes: mistake,
 		url: mismatch.url
 	});
-	return `mistake=${mistake}; client=${client.id}; confidence=${client.confidence ?? 'none'}`;
+	return `mistake=${mistake}; client=${client.id}; confidence=${client.confidence ?? 'none'}${hostHint}`;
 }
 
 /**

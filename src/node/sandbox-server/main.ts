@@ -16,7 +16,7 @@ export async function main(argv: readonly string[]): Promise<number | null> {
 		return 0;
 	}
 	if ('error' in args) {
-		process.stderr.write(`${args.error}\nnpm run sandbox -- --help lists the options.\n`);
+		process.stderr.write(`${args.error}\n--help lists the options.\n`);
 		return USAGE_ERROR;
 	}
 	let tokens: SandboxToken[] | undefined;

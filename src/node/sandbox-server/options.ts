@@ -1,28 +1,35 @@
 import { TS_WINDOW_SECONDS } from '$lib/account-api/ts-window';
 import { MAX_CONNECTIONS } from '../http/serve';
 import { DEFAULT_ALLOWED_ORIGINS } from '$lib/http/origins';
+import { ACCOUNTS_FILE_EXAMPLE, DEMO_ACCOUNTS } from '$lib/sandbox/accounts';
 import { parseFault, type FaultRule } from './faults';
 
 export const DEFAULT_PORT = 8787;
 
-export const USAGE = `Usage: npm run sandbox -- [options]
-       node sandbox-server.mjs [options]
+export const USAGE = `Usage: node sandbox-server.mjs [options]
 
 The account service of the spec, as a test double: it verifies every signature as the service does,
-answers with the real body envelope and statuses, and says why a request failed.
+answers in the service's body envelope with the HTTP statuses of the older documentation (the spec
+names none), and says why a request failed.
 
+Options:
   --port N               port to listen on (default ${DEFAULT_PORT}; 0 picks a free one)
   --host ADDRESS         address to listen on (default 127.0.0.1, loopback only)
-  --accounts FILE        a JSON array of accounts (see the README); default: the demo accounts
+  --accounts FILE        the accounts to serve, a JSON file (format below); default: the demo
+                         accounts below
   --fault CODE:first=N   the first N requests of each account get the error CODE
   --fault CODE:rate=P    each request gets CODE with probability P (0 to 1)
   --fault CODE:kid=K     every request of kid K gets CODE (--fault is repeatable; the first
-                         that applies wins; CODE is an error of spec §7, server_error as 500)
+                         that applies wins; CODE is an error of spec §7: invalid_request,
+                         invalid_time, invalid_client, access_denied, forbidden, not_found,
+                         server_error)
   --seed N               seed of every random choice (default 1): the same requests, the same faults
   --latency MS           wait MS milliseconds before each answer of the service
-  --window S             accepted clock difference for ts, in seconds either way (default ${TS_WINDOW_SECONDS})
+  --window S             accepted clock difference for ts, in seconds either way (default
+                         ${TS_WINDOW_SECONDS}; an assumption: the spec does not say what the service accepts)
   --strict               answer exactly as the service would: no X-Sandbox-* header, no base string
-  --record FILE          append each request to FILE as one NDJSON line (kids masked)
+  --record FILE          append each request to FILE as one NDJSON line (kids masked), for the
+                         site's triage page
   --record-kids          write the kids in --record unmasked
   --allow-origin ORIGIN  pages allowed to read the journal and events (repeatable; replaces the
                          default: ${DEFAULT_ALLOWED_ORIGINS.join(', ')})
@@ -30,10 +37,32 @@ answers with the real body envelope and statuses, and says why a request failed.
   --max-nonces N         nonces remembered within the window (default 1000000; past it the
                          oldest is forgotten first)
   --max-connections N    client connections served at once; more are answered 503 (default ${MAX_CONNECTIONS})
-  --help                 this text
+  --help, -h             this text
+
+Demo accounts (served without --accounts):
+${DEMO_ACCOUNTS.map(
+	(account) =>
+		`  kid ${account.kid}, mac_key ${account.macKey},\n    client_id ${account.clientId}, scopes ${account.scopes.join(' ')}`
+).join('\n')}
+
+Accounts file (--accounts): a JSON array with one object per account.
+  kid, mac_key, client_id   strings, required (kid unique in the file)
+  scopes                    array of basic_info and/or public_profile, required
+  state                     "active" (default) or "revoked": a revoked token gets access_denied
+  openid, unionid           strings; when left out, made up from the kid (openid with client_id)
+  name, avatar              strings of the detailed profile; empty when left out
+Example, accounts.json:
+${ACCOUNTS_FILE_EXAMPLE.replace(/^/gm, '  ')}
+
+Example:
+  node sandbox-server.mjs --port 8787 --accounts accounts.json --fault server_error:first=1
+  The first line it writes is "listening http://127.0.0.1:8787"; sign requests for the host and
+  port you call (127.0.0.1 and 8787 here). Ctrl-C or SIGTERM ends it.
 
 Endpoints besides the service's: GET /__sandbox/journal (DELETE clears it) and
 GET /__sandbox/events (each new journal entry as Server-Sent Events).
+A request that fails verification is answered with X-Sandbox-Diagnosis (why it failed) and
+X-Sandbox-Base-String (the base string the sandbox built), unless --strict.
 Exit status: 2 for a usage error or an accounts file that cannot be read.
 `;
 

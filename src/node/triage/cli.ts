@@ -6,7 +6,7 @@ import { createReadStream } from 'node:fs';
 import { open, readFile, realpath, type FileHandle } from 'node:fs/promises';
 import { constants } from 'node:os';
 import { Readable } from 'node:stream';
-import { CSV_HEADER, csvRow, ndjsonLine, summaryMarkdown } from '$lib/triage/exports';
+import { CSV_HEADER, FORMAT_NAMES, csvRow, ndjsonLine, summaryMarkdown } from '$lib/triage/exports';
 import { parseKeys, type KeyProblemCode, type Keyring } from '$lib/triage/keys';
 import { triage } from '$lib/triage/engine';
 import type { PoolPlan } from '$lib/triage/pool/line-chunks';
@@ -47,8 +47,9 @@ Standard input has no name to put the verdicts beside: with FILE -, give --out, 
 Exit status:
   0        every request read matches (or has no key for its kid)
   1        a request mismatches or cannot be read
-  2        a usage error, or input that cannot be read (missing, empty, a read that failed, a
-           keys file or a PART.json with problems); one line on standard error says which
+  2        a usage error, or input that cannot be read (missing, empty, text with no signed
+           request in it, a read that failed, a keys file or a PART.json with problems); one
+           line on standard error says which
   130 143  stopped by SIGINT or SIGTERM: no verdicts file is left behind
   141      standard output was closed early (| head): reading stopped there
 `;
@@ -465,6 +466,13 @@ async function triageInto(
 				summary.bytesRead === 0
 					? `${name} is empty: there is nothing to triage.`
 					: `${name} holds only white space (${summary.bytesRead} bytes): there is nothing to triage.`
+			);
+		}
+		if (summary.requests === 0 && summary.stopped === null) {
+			// Text, but no request in it: the wrong file, or one decoded wrong. Never a quiet exit 0.
+			if (args.json) await say(`${JSON.stringify({ ...result, verdicts: null }, null, 2)}\n`);
+			return fail(
+				`${name} holds no signed request: ${summary.bytesRead} bytes read as ${summary.format === null ? 'text' : FORMAT_NAMES[summary.format]}, ${summary.skipped} lines or entries, none with an Authorization: MAC header. Check that it is the log of the calls, saved as text (UTF-8 or UTF-16).`
 			);
 		}
 		try {

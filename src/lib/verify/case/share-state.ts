@@ -12,6 +12,7 @@ import {
 import { SHARE_LINK_MAX_CHARS, SHARE_TEXT_MAX_CHARS } from '$lib/read/input-limits';
 import { parseSignedRequest, type SignedRequest } from '$lib/read/parse-signed-request';
 import { isObject } from '$lib/read/parsed-request';
+import { maskKid } from '$lib/diagnosis/mask-kid';
 
 export type ShareOption = string | number | boolean;
 
@@ -79,17 +80,20 @@ function withoutKid(text: string): { text: string; kid: string | null } {
 	}
 	const { authorization } = parsed.value;
 	const kid = authorization.id;
+	// Masked as everywhere else (prefix...suffix), so that links to two kids' requests stay apart;
+	// a kid too short to mask without showing it is the placeholder.
+	const mask = kid.length >= 4 && !maskKid(kid).includes(kid) ? maskKid(kid) : KID_PLACEHOLDER;
 	let replaced = text.replace(
 		new RegExp(`(\\bid\\s*=\\s*[\\\\^"']*)${escapeRegExp(kid)}(?=[\\\\^"',\\s]|$)`, 'g'),
-		`$1${KID_PLACEHOLDER}`
+		(_, before: string) => before + mask
 	);
 	// Long enough not to hit other text by chance: the access_token, which equals the kid, too.
-	if (kid.length >= 8) replaced = replaced.split(kid).join(KID_PLACEHOLDER);
+	if (kid.length >= 8) replaced = replaced.split(kid).join(mask);
 	const check = attempt(() => parseSignedRequest(replaced));
-	if (check.ok && check.value.authorization.id === KID_PLACEHOLDER && !replaced.includes(kid)) {
+	if (check.ok && check.value.authorization.id === mask && !replaced.includes(kid)) {
 		return { text: replaced, kid };
 	}
-	const rebuilt = attempt(() => authorizationHeader({ ...authorization, id: KID_PLACEHOLDER }));
+	const rebuilt = attempt(() => authorizationHeader({ ...authorization, id: mask }));
 	return { text: rebuilt.ok ? `Authorization: ${rebuilt.value}` : '', kid };
 }
 
@@ -218,7 +222,7 @@ export function encodeShareState(
 		replaceAll(
 			options.macKey && options.macKey.length >= 4 ? withoutKey(text, options.macKey) : text,
 			kid,
-			KID_PLACEHOLDER,
+			kid !== null && !maskKid(kid).includes(kid) ? maskKid(kid) : KID_PLACEHOLDER,
 			8
 		);
 	const signedRequest = scrub(request);
