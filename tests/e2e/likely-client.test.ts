@@ -7,7 +7,9 @@ import { failOnPageErrors } from './page-errors';
 import { summaryCounts } from './triage-input';
 
 // "Likely client" on /verify and /triage, in English and in Chinese: requests signed as the
-// vendor's clients sign them (tests/unit/client-shaped.ts) are named for the client that made them.
+// vendor's clients sign them (tests/unit/client-shaped.ts) are named for the client that made them
+// where the evidence reaches (a sample's fixed nonce, the Java sample's `:443`), with the confidence
+// and the evidence; the others are unknown, with what was seen.
 const KID = 'kid-of-a-customer-5678';
 const KEY = 'support-desk-key-Lc9';
 const URL = 'https://open.tapapis.cn/account/profile/v1?client_id=cust-app';
@@ -44,10 +46,12 @@ const NAMES = {
 		python: 'docs Python 3 sample',
 		unity: 'Unity SDK (C#)',
 		nodeCurrent: 'docs Node.js sample (current)',
-		shared: 'docs Node.js sample (older) or docs Java sample',
 		unknown: 'unknown',
+		seen: 'seen:',
+		alike: 'other code writes it so too',
 		high: 'high confidence',
-		low: 'low confidence',
+		medium: 'medium confidence',
+		because: 'because:',
 		phpEvidence: "the PHP sample's fixed nonce == XinDong_Lee-JiEun =="
 	},
 	'zh-CN': {
@@ -69,10 +73,12 @@ const NAMES = {
 		python: '文档 Python3 示例',
 		unity: 'Unity 版 SDK（C#）',
 		nodeCurrent: '文档 Node.js 示例（当前版）',
-		shared: '文档 Node.js 示例（旧版）或文档 Java 示例',
 		unknown: '未知',
+		seen: '所见：',
+		alike: '其他代码也这样写',
 		high: '可信度高',
-		low: '可信度低',
+		medium: '可信度中等',
+		because: '依据：',
 		phpEvidence: 'nonce 为 PHP 示例中固定的 == XinDong_Lee-JiEun =='
 	}
 } as const;
@@ -100,19 +106,25 @@ for (const language of ['en', 'zh-CN'] as const) {
 		await expect(line).toContainText(names.php);
 		await expect(line).toContainText(names.phpEvidence);
 		await expect(line).toContainText(names.high);
+		await expect(line).toContainText(names.because);
 		await expect(line.locator('code').first()).toHaveText('== XinDong_Lee-JiEun ==');
 
-		// A Java-shaped request with `:443` in its URL: the Java sample is named (with the older
-		// Node.js sample while the catalogue cannot yet tell the `:443` mistake).
+		// A Java-shaped request with `:443` in its URL: once the key shows the `:443` signed (the
+		// Java sample's own way of taking the URI), the Java sample is named, medium confidence.
 		await paste(curl('docs-java', URL_443));
 		await page.getByRole('textbox', { name: 'mac_key' }).fill(KEY);
 		await expect(line).toContainText(names.java);
+		await expect(line).toContainText(names.medium);
 		await expect(line).not.toContainText(names.php);
 
-		// The Node.js sample's `, `.
+		// The Node.js sample's `, ` and a Base64 nonce: other code writes them too, so unknown, with
+		// what was seen and whose form it is.
 		await paste(curl('docs-node-current'));
+		await expect(line).toContainText(names.unknown);
+		await expect(line).toContainText(names.seen);
 		await expect(line).toContainText(names.nodeCurrent);
-		await expect(line).toContainText(names.high);
+		await expect(line).toContainText(names.alike);
+		await expect(line).not.toContainText(names.high);
 
 		// The report says it too.
 		const [download] = await Promise.all([
@@ -156,26 +168,27 @@ for (const language of ['en', 'zh-CN'] as const) {
 		await page.getByRole('button', { name: names.triageButton, exact: true }).click();
 		await summaryCounts(page, names.summary);
 
+		// Only the PHP sample's fixed nonce names a client; the other forms are other code's too.
 		expect(await summaryCounts(page, names.clients)).toEqual({
-			[names.php]: '3',
-			[names.python]: '2',
-			[names.unity]: '2',
-			[names.shared]: '2',
-			[names.nodeCurrent]: '1'
+			[names.unknown]: '7',
+			[names.php]: '3'
 		});
 
 		const verdicts = page.getByRole('table', { name: names.verdicts, exact: true });
 		await expect(verdicts).toHaveAttribute('aria-rowcount', String(REQUESTS + 1));
 		await expect(verdicts.getByRole('columnheader', { name: names.column })).toBeVisible();
 		const firstRow = verdicts.getByRole('row').nth(1);
-		await expect(firstRow.getByRole('cell').last()).toHaveText(names.php);
+		const firstClient = firstRow.getByRole('cell').last();
+		await expect(firstClient).toContainText(names.php);
+		await expect(firstClient).toContainText(names.high);
+		await expect(firstClient).toContainText(names.phpEvidence);
 
-		await page.getByLabel(names.filter).selectOption({ label: names.unity });
-		await expect(verdicts).toHaveAttribute('aria-rowcount', '3');
-		await page.getByLabel(names.filter).selectOption({ label: names.shared });
-		await expect(verdicts).toHaveAttribute('aria-rowcount', '3');
+		await page.getByLabel(names.filter).selectOption({ label: names.php });
+		await expect(verdicts).toHaveAttribute('aria-rowcount', '4');
+		await page.getByLabel(names.filter).selectOption({ label: names.unknown });
+		await expect(verdicts).toHaveAttribute('aria-rowcount', '8');
 		await expect(verdicts.getByRole('row').nth(1).getByRole('cell').last()).toHaveText(
-			names.shared
+			names.unknown
 		);
 
 		expect(await violations(page)).toEqual([]);

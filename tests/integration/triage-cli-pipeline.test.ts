@@ -109,7 +109,8 @@ describe('npm run triage in a pipeline', () => {
 			'nonce_first_used_at',
 			'unreadable',
 			'likely_client',
-			'likely_client_confidence'
+			'likely_client_confidence',
+			'likely_client_evidence'
 		]);
 		expect(ndjson.stderr).toContain(`| mismatch | ${LOG.expected.mismatch} |`);
 		expect(ndjson.stderr).not.toContain('Verdicts:');

@@ -120,91 +120,92 @@ describe('the shape of a header', () => {
 });
 
 describe('the likely client', () => {
-	it('names each client whose shape is its own, with high confidence', () => {
-		for (const id of CLIENT_IDS) {
-			if (id === 'docs-java' || id === 'docs-node-old') continue;
+	it('names the clients whose sample ships a fixed nonce, with high confidence and why', () => {
+		for (const id of ['docs-shell', 'docs-php', 'docs-go'] as const) {
 			const found = likelyClient({ authorization: AS_MADE[id]() });
 			expect(found.clients, id).toEqual([id]);
 			expect(found.confidence, id).toBe('high');
 		}
 		expect(inWords(AS_MADE['docs-php']())).toBe(
-			"docs PHP sample (the PHP sample's fixed nonce == XinDong_Lee-JiEun ==, header parts joined by , with no space), high confidence"
+			"docs PHP sample, high confidence, because: the PHP sample's fixed nonce == XinDong_Lee-JiEun ==; header parts joined by , with no space"
 		);
+	});
+
+	it('names nobody by a form other code writes too, and says what was seen', () => {
+		for (const id of [
+			'docs-node-current',
+			'docs-node-old',
+			'docs-java',
+			'docs-python3',
+			'unity-sdk'
+		] as const) {
+			const found = likelyClient({ authorization: AS_MADE[id]() });
+			expect(found, id).toMatchObject({ clients: [], confidence: null, id: 'unknown' });
+		}
 		expect(inWords(AS_MADE['docs-node-current']())).toBe(
-			'docs Node.js sample (current) (nonce Base64 of 16 bytes, header parts joined by , ), high confidence'
+			'unknown; seen: nonce Base64 of 16 bytes; header parts joined by , ; that is how docs Node.js sample (current) writes a request, and other code writes it so too: not enough to name a client'
 		);
+		expect(inWords(AS_MADE['docs-java']())).toBe(
+			'unknown; seen: nonce Base64 of 16 bytes; header parts joined by , with no space; that is how docs Node.js sample (older) or docs Java sample writes a request, and other code writes it so too: not enough to name a client'
+		);
+		// A mistake the client makes, but other code as well (HMAC-SHA-256 above all): still unknown.
+		const unity = likelyClient({
+			authorization: AS_MADE['unity-sdk'](),
+			mistakes: ['hmac-sha256']
+		});
+		expect(unity.confidence).toBe(null);
+		expect(shownString(render, unity.summary)).toContain('signed with HMAC-SHA-256');
+		expect(shownString(render, unity.summary)).toContain('that is how Unity SDK (C#) writes');
 	});
 
-	it('names both the Java and the older Node.js samples, with low confidence, for the shape they share', () => {
-		const found = likelyClient({ authorization: AS_MADE['docs-java']() });
-		expect(found.clients).toEqual(['docs-node-old', 'docs-java']);
-		expect(found.confidence).toBe('low');
-		expect(found.id).toBe('docs-node-old|docs-java');
-		expect(shownString(render, found.summary)).toBe(
-			'docs Node.js sample (older) or docs Java sample (nonce Base64 of 16 bytes, header parts joined by , with no space), low confidence: these clients make requests of this shape alike'
-		);
-	});
-
-	it('tells Java from the older Node.js sample by a mistake only one makes, or by the ts', () => {
+	it('names the Java sample, medium confidence, by the way only its code takes the URI', () => {
 		const java = AS_MADE['docs-java']();
 		const url = 'https://open.tapapis.cn:443/account/profile/v1?client_id=x';
 		expect(likelyClient({ authorization: java, mistakes: ['uri-with-port'], url })).toMatchObject({
 			clients: ['docs-java'],
-			confidence: 'high'
-		});
-		expect(inWords(java, ['uri-with-port'], url)).toBe(
-			'docs Java sample (nonce Base64 of 16 bytes, header parts joined by , with no space, :443 in the signed URI), high confidence'
-		);
-		for (const id of ['key-latin1', 'key-gbk', 'uri-after-last-host'])
-			expect(likelyClient({ authorization: java, mistakes: [id] }).clients, id).toEqual([
-				'docs-java'
-			]);
-		expect(likelyClient({ authorization: java, mistakes: 'ts-other' })).toMatchObject({
-			clients: ['docs-node-old'],
-			confidence: 'high'
-		});
-		// A host of the older docs: of the two, only the older Node.js sample signs one apart from the
-		// URL it calls (PHP and Python do too, but their shapes are their own).
-		expect(likelyClient({ authorization: java, mistakes: 'host-legacy' })).toMatchObject({
-			clients: ['docs-node-old'],
 			confidence: 'medium'
 		});
-		// A ts before 2001: Java pads it, the older Node.js sample does not.
-		const padded = header(base64Nonce(), { ts: '0999999999' });
-		expect(likelyClient({ authorization: padded })).toMatchObject({
+		expect(inWords(java, ['uri-with-port'], url)).toBe(
+			'docs Java sample, medium confidence, because: nonce Base64 of 16 bytes; header parts joined by , with no space; :443 in the signed URI'
+		);
+		expect(likelyClient({ authorization: java, mistakes: ['uri-after-last-host'] })).toMatchObject({
 			clients: ['docs-java'],
 			confidence: 'medium'
 		});
+		// Other code encodes a key as Latin-1 too, or signs another ts than it sends: unknown.
+		for (const id of ['key-latin1', 'key-gbk', 'ts-other', 'host-legacy'])
+			expect(likelyClient({ authorization: java, mistakes: [id] }).confidence, id).toBe(null);
+		// A ts before 2001: Java pads it, the older Node.js sample does not; the form says so, and
+		// names nobody.
+		const padded = header(base64Nonce(), { ts: '0999999999' });
+		expect(likelyClient({ authorization: padded }).confidence).toBe(null);
 		expect(inWords(padded)).toContain('ts padded to 10 digits');
-		const unpadded = header(base64Nonce(), { ts: '999999999' });
-		expect(likelyClient({ authorization: unpadded }).clients).toEqual(['docs-node-old']);
+		expect(inWords(padded)).toContain('that is how docs Java sample writes');
 	});
 
-	it('never names one client with confidence where two share a shape', () => {
-		// Every two profiles whose requests can look alike: the same separator and nonce (a ts of
-		// 10 digits fits padded and unpadded).
-		for (const a of CLIENT_PROFILES)
-			for (const b of CLIENT_PROFILES) {
-				if (a === b || a.separator !== b.separator || a.nonce !== b.nonce) continue;
-				const found = likelyClient({ authorization: AS_MADE[a.id]() });
-				expect(found.confidence, `${a.id} / ${b.id}`).toBe('low');
-				expect(found.clients).toEqual(expect.arrayContaining([a.id, b.id]));
-			}
+	it('never names a client with confidence by its shape alone, but for a fixed nonce', () => {
+		for (const profile of CLIENT_PROFILES) {
+			const found = likelyClient({ authorization: AS_MADE[profile.id]() });
+			const fixed = ['docs-shell', 'docs-php', 'docs-go'].includes(profile.id);
+			expect(found.confidence, profile.id).toBe(fixed ? 'high' : null);
+		}
 	});
 
-	it('keeps the shape over a mistake only another client makes, one step less sure', () => {
+	it('names nobody where a mistake only another client makes shows code other than the sample', () => {
+		// A port of the PHP sample that kept its nonce and signs with HMAC-SHA-256.
 		const php = likelyClient({ authorization: AS_MADE['docs-php'](), mistakes: ['hmac-sha256'] });
-		expect(php).toMatchObject({ clients: ['docs-php'], confidence: 'medium' });
+		expect(php).toMatchObject({ clients: [], confidence: null });
+		expect(shownString(render, php.summary)).toContain("the PHP sample's fixed nonce");
 		// A mistake no profile lists (the kid used as the key: anyone's) changes nothing.
-		const unity = likelyClient({ authorization: AS_MADE['unity-sdk'](), mistakes: 'key-is-kid' });
-		expect(unity).toMatchObject({ clients: ['unity-sdk'], confidence: 'high' });
+		const shell = likelyClient({ authorization: AS_MADE['docs-shell'](), mistakes: 'key-is-kid' });
+		expect(shell).toMatchObject({ clients: ['docs-shell'], confidence: 'high' });
 		expect(
 			likelyClient({ authorization: AS_MADE['unity-sdk'](), mistakes: 'hmac-sha256+key-ascii' })
 				.evidence.length
 		).toBe(4);
 	});
 
-	it('says unknown, and why, for shapes no client makes', () => {
+	it('says unknown, and what was seen, for shapes no client makes', () => {
 		const cases: [string, string][] = [
 			// oauthlib: a long decimal nonce, ", ".
 			[header('118431958376293861501780000000', { space: true }), 'a nonce of no client'],
@@ -223,8 +224,9 @@ describe('the likely client', () => {
 		for (const [authorization, reason] of cases) {
 			const found = likelyClient({ authorization });
 			expect(found, authorization).toMatchObject({ clients: [], confidence: null, id: 'unknown' });
-			expect(inWords(authorization)).toMatch(/^unknown \(/);
+			expect(inWords(authorization)).toMatch(/^unknown; seen: /);
 			expect(inWords(authorization)).toContain(reason);
+			expect(inWords(authorization)).not.toContain('that is how');
 		}
 	});
 
@@ -242,7 +244,7 @@ describe('the likely client', () => {
 		}
 		const java = headerShape(AS_MADE['docs-java']());
 		expect(clientsOf(clientCode(java, 'uri-with-port'))).toEqual(['docs-java']);
-		expect(clientsOf(clientCode(java, 'unexplained'))).toEqual(['docs-node-old', 'docs-java']);
+		expect(clientsOf(clientCode(java, 'unexplained'))).toEqual([]);
 		expect(clientGroupOf('unknown')).toBe(0);
 		expect(clientGroupOf('docs-nope')).toBe(0);
 	});
@@ -265,18 +267,19 @@ interface ZooRequest {
 }
 
 describe("the zoo's requests", () => {
-	it('are each named for their client, or for a set holding it with low confidence', () => {
+	it('are never named for another client; the fixed nonces always with high confidence', () => {
 		const requests = zooRequests as ZooRequest[];
 		expect(requests.length).toBeGreaterThan(100);
 		const named = new Set<ClientId>();
 		for (const { id, client, url, authorization, expectedIds } of requests) {
 			const found = likelyClient({ authorization, mistakes: expectedIds, url });
-			expect(found.clients, id).toContain(client);
-			if (found.clients.length > 1) expect(found.confidence, id).toBe('low');
-			else named.add(client);
+			if (found.confidence === null) continue;
+			expect(found.clients, id).toEqual([client]);
+			named.add(client);
+			if (['docs-shell', 'docs-php', 'docs-go'].includes(client))
+				expect(found.confidence, id).toBe('high');
 		}
-		// Every client is named alone somewhere in its matrix (Java and the older Node.js sample by
-		// the mistakes only each makes).
-		expect([...named].sort()).toEqual([...new Set(requests.map(({ client }) => client))].sort());
+		// Java by the `:443` its code keeps in the URI.
+		expect([...named].sort()).toEqual(['docs-go', 'docs-java', 'docs-php', 'docs-shell']);
 	});
 });

@@ -10,6 +10,7 @@ import { main } from '../../src/node/triage/cli';
 import { CSV_COLUMNS, summaryMarkdown, verdictsCsv } from '$lib/triage/exports';
 import { triageText } from '$lib/triage/engine';
 import { TriageDesk } from '$lib/triage-desk/desk.svelte';
+import { clientLine } from '$lib/triage-desk/client-labels';
 import type { TriageSummary, VerdictRecord } from '$lib/triage/types';
 import { ndjsonLine, signAs, type ShapedClient } from './client-shaped';
 import { assigned } from './assigned';
@@ -22,20 +23,30 @@ const NOW = 1_780_000_000;
 
 /** Requests as each client makes them, in log order, with the group triage must put each in. */
 const PLAN: [ShapedClient, string, Partial<Parameters<typeof signAs>[1]>?][] = [
+	// The samples' fixed nonces: named, with high confidence.
 	['docs-php', 'docs-php'],
 	['docs-php', 'docs-php'],
 	['docs-php', 'docs-php'],
-	['docs-python3', 'docs-python3'],
-	['docs-python3', 'docs-python3'],
-	['unity-sdk', 'unity-sdk'],
-	['unity-sdk', 'unity-sdk', { sha256: true }],
+	// 16 letters, a decimal nonce, Base64 of 16 bytes: forms other code writes too, unknown.
+	['docs-python3', 'unknown'],
+	['docs-python3', 'unknown'],
+	['unity-sdk', 'unknown'],
+	// HMAC-SHA-256: Unity's mistake, and a common one elsewhere; still unknown.
+	['unity-sdk', 'unknown', { sha256: true }],
 	['docs-shell', 'docs-shell'],
 	['docs-go', 'docs-go'],
-	['docs-node-current', 'docs-node-current'],
-	['docs-java', 'docs-node-old|docs-java'],
-	['docs-java', 'docs-node-old|docs-java'],
-	// The other deployment's host signed: a mistake only the older Node.js sample makes.
-	['docs-node-old', 'docs-node-old', { signedHost: 'open.tapapis.com' }]
+	['docs-node-current', 'unknown'],
+	['docs-java', 'unknown'],
+	['docs-java', 'unknown'],
+	// The other deployment's host signed: of the shape's two clients only the older Node.js sample
+	// makes it, but so can other code: unknown.
+	['docs-node-old', 'unknown', { signedHost: 'open.tapapis.com' }],
+	// `:443` in the signed URI, the Java sample's own way of taking it: named, medium confidence.
+	[
+		'docs-java',
+		'docs-java',
+		{ url: 'https://open.tapapis.cn:443/account/profile/v1?client_id=zoo-app' }
+	]
 ];
 
 const requests = PLAN.map(([client, , signing], index) =>
@@ -71,46 +82,68 @@ describe('triage names the likely client', () => {
 			'unknown',
 			'unknown'
 		]);
+		expect(confidenceOf((verdicts[0] as VerdictRecord).client)).toBe('high');
 		const sha256 = verdicts[6] as VerdictRecord;
 		expect(sha256).toMatchObject({ verdict: 'mismatch', mistake: 'hmac-sha256' });
-		expect(confidenceOf(sha256.client)).toBe('high');
+		expect(confidenceOf(sha256.client)).toBe(null);
 		const otherHost = verdicts[12] as VerdictRecord;
 		expect(otherHost).toMatchObject({ verdict: 'mismatch', mistake: 'host-other-deployment' });
-		expect(confidenceOf(otherHost.client)).toBe('high');
-		expect(confidenceOf((verdicts[10] as VerdictRecord).client)).toBe('low');
+		expect(confidenceOf(otherHost.client)).toBe(null);
+		const port = verdicts[13] as VerdictRecord;
+		expect(port).toMatchObject({ verdict: 'mismatch', mistake: 'uri-with-port' });
+		expect(confidenceOf(port.client)).toBe('medium');
 	});
 
 	it('and counts the readable requests per client, most first', () => {
 		expect(summary.clients).toEqual([
+			{ id: 'unknown', count: 9 },
 			{ id: 'docs-php', count: 3 },
-			{ id: 'docs-python3', count: 2 },
-			{ id: 'unity-sdk', count: 2 },
-			{ id: 'docs-node-old|docs-java', count: 2 },
 			{ id: 'docs-shell', count: 1 },
-			{ id: 'docs-node-current', count: 1 },
-			{ id: 'docs-node-old', count: 1 },
-			{ id: 'docs-go', count: 1 },
-			{ id: 'unknown', count: 1 }
+			{ id: 'docs-java', count: 1 },
+			{ id: 'docs-go', count: 1 }
 		]);
 		expect(summary.groups.unreadable).toBe(1);
 	});
 
-	it('in the CSV (two new columns) and the Markdown summary', () => {
-		expect(CSV_COLUMNS.slice(-2)).toEqual(['likely_client', 'likely_client_confidence']);
+	it('in the CSV (client, confidence, evidence) and the Markdown summary', () => {
+		expect(CSV_COLUMNS.slice(-3)).toEqual([
+			'likely_client',
+			'likely_client_confidence',
+			'likely_client_evidence'
+		]);
 		const rows = verdictsCsv(verdicts).trimEnd().split('\r\n');
-		expect(rows[0]).toMatch(/,likely_client,likely_client_confidence$/);
-		expect(rows[1]).toMatch(/,docs-php,high$/);
-		expect(rows[11]).toMatch(/,docs-node-old\|docs-java,low$/);
-		expect(rows.at(-1)).toMatch(/,not-json,,$/);
+		expect(rows[0]).toMatch(/,likely_client,likely_client_confidence,likely_client_evidence$/);
+		expect(rows[1]).toMatch(/,docs-php,high,nonce_php; separator_comma$/);
+		expect(rows[11]).toMatch(/,unknown,,$/);
+		expect(rows[14]).toMatch(
+			/,docs-java,medium,nonce_base64; separator_comma; uri_with_port_unknown$/
+		);
+		expect(rows.at(-1)).toMatch(/,not-json,,,$/);
 		const markdown = summaryMarkdown(summary);
 		expect(markdown).toContain('## Likely clients');
-		expect(markdown).toContain('| `docs-node-old|docs-java` | 2 |'.replace('|docs', '\\|docs'));
+		expect(markdown).toContain('| `docs-java` | 1 |');
+		expect(markdown).toContain('| `unknown` | 9 |');
+		expect(markdown).toContain("Named only on a sample's fixed nonce (high confidence)");
 		const named = summaryMarkdown(summary, { clientLabel: (id) => `client ${id}` });
 		expect(named).toContain('| client docs-php | 3 |');
 	});
 });
 
 describe('the triage page', () => {
+	it("words each row's client with its confidence and evidence", () => {
+		const line = (index: number) => {
+			const record = verdicts[index] as VerdictRecord;
+			return clientLine(record.client, record.mistake);
+		};
+		expect(line(0)).toBe(
+			"docs PHP sample, high confidence, because: the PHP sample's fixed nonce == XinDong_Lee-JiEun ==; header parts joined by , with no space"
+		);
+		expect(line(13)).toBe(
+			"docs Java sample, medium confidence, because: nonce Base64 of 16 bytes; header parts joined by , with no space; the URL's port in the signed URI"
+		);
+		expect(line(6)).toBe('unknown');
+	});
+
 	it('filters the verdicts by likely client, with the other filters, and sorts by it', async () => {
 		const desk = new TriageDesk(workerChannel);
 		desk.requestsText = LOG;
@@ -121,20 +154,19 @@ describe('the triage page', () => {
 		const numbers = () => [...desk.rows].map((record) => record.number);
 		desk.clientFilter = 'docs-php';
 		expect(numbers()).toEqual([1, 2, 3]);
-		desk.clientFilter = 'docs-node-old|docs-java';
-		expect(numbers()).toEqual([11, 12]);
-		// 'unknown' holds the readable requests no client fits, not the unreadable line.
-		desk.clientFilter = 'unknown';
+		desk.clientFilter = 'docs-java';
 		expect(numbers()).toEqual([14]);
+		// 'unknown' holds the readable requests no client is named for, not the unreadable line.
+		desk.clientFilter = 'unknown';
+		expect(numbers()).toEqual([4, 5, 6, 7, 10, 11, 12, 13, 15]);
 		desk.groupFilter = 'mismatch';
-		desk.clientFilter = 'unity-sdk';
-		expect(numbers()).toEqual([7]);
+		expect(numbers()).toEqual([7, 13, 15]);
 		desk.groupFilter = 'all';
 		desk.clientFilter = 'all';
 		desk.sortBy('client');
 		expect(clientGroupId(desk.rows.at(0).client)).toBe('unknown');
 		expect(desk.rows.at(0).verdict).toBe('unreadable');
-		expect(clientGroupId(desk.rows.at(desk.rows.length - 2).client)).toBe('unity-sdk');
+		expect(clientGroupId(desk.rows.at(desk.rows.length - 10).client)).toBe('docs-shell');
 		expect(clientGroupId(desk.rows.at(desk.rows.length - 1).client)).toBe('unknown');
 		desk.dispose();
 	});
@@ -163,10 +195,11 @@ describe('npm run triage', () => {
 		expect(text.code).toBe(1);
 		expect(text.stdout).toContain('## Likely clients');
 		expect(text.stdout).toContain('| `docs-php` | 3 |');
-		expect(text.stdout).toContain('| `unknown` | 1 |');
+		expect(text.stdout).toContain('| `unknown` | 9 |');
 		const json = await run('--json');
 		expect(JSON.parse(json.stdout).clients).toEqual(summary.clients);
 		const csv = await readFile(join(dir, 'log.ndjson.verdicts.csv'), 'utf8');
-		expect(csv.split('\r\n')[4]).toMatch(/,docs-python3,high$/);
+		expect(csv.split('\r\n')[1]).toMatch(/,docs-php,high,nonce_php; separator_comma$/);
+		expect(csv.split('\r\n')[4]).toMatch(/,unknown,,$/);
 	});
 });

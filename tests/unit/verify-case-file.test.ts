@@ -62,12 +62,12 @@ describe('caseFileMarkdown', () => {
 		const input = { ...(await caseInput()), likelyClient: likelyClient({ authorization }) };
 		const markdown = caseFileMarkdown(input, { createdAt: new Date(0) });
 		expect(markdown).toContain(
-			"- Likely client: docs PHP sample (the PHP sample's fixed nonce `== XinDong_Lee-JiEun ==`, header parts joined by `,` with no space), high confidence"
+			"- Likely client: docs PHP sample, high confidence, because: the PHP sample's fixed nonce `== XinDong_Lee-JiEun ==`; header parts joined by `,` with no space"
 		);
 		expect(markdown).not.toContain(KID);
 		const unknown = { ...input, likelyClient: likelyClient({ authorization: 'MAC id="a"' }) };
 		expect(caseFileMarkdown(unknown)).toContain(
-			'- Likely client: unknown (the Authorization header cannot be read)'
+			'- Likely client: unknown; seen: the Authorization header cannot be read'
 		);
 	});
 

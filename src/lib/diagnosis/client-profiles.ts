@@ -56,6 +56,11 @@ export interface ClientProfile {
 	 * as strings: a renamed id is changed here, once.
 	 */
 	mistakes: readonly string[];
+	/**
+	 * Of those, the ones that follow from this sample's own code rather than from a habit other
+	 * signers share: seen with the client's shape, they name it with medium confidence.
+	 */
+	marks: readonly string[];
 }
 
 export const CLIENT_PROFILES: readonly ClientProfile[] = [
@@ -67,7 +72,8 @@ export const CLIENT_PROFILES: readonly ClientProfile[] = [
 		separator: 'comma',
 		nonce: 'shell-sample',
 		ts: 'unpadded',
-		mistakes: ['query-decoded']
+		mistakes: ['query-decoded'],
+		marks: []
 	},
 	{
 		// `new URL(requestUrl)`: `url.pathname + url.search` signed (WHATWG: `'` as %27, a bare `?`
@@ -80,7 +86,8 @@ export const CLIENT_PROFILES: readonly ClientProfile[] = [
 		separator: 'comma-space',
 		nonce: 'base64-16',
 		ts: 'padded',
-		mistakes: ['query-re-encoded', 'query-dropped']
+		mistakes: ['query-re-encoded', 'query-dropped'],
+		marks: []
 	},
 	{
 		// A hard-coded path and host, ts `Math.ceil(Date.now() / 1000)` (read once, in one variable;
@@ -91,7 +98,8 @@ export const CLIENT_PROFILES: readonly ClientProfile[] = [
 		separator: 'comma',
 		nonce: 'base64-16',
 		ts: 'unpadded',
-		mistakes: ['host-legacy', 'host-other-deployment', 'ts-other', 'query-decoded']
+		mistakes: ['host-legacy', 'host-other-deployment', 'ts-other', 'query-decoded'],
+		marks: []
 	},
 	{
 		// uri = the text after the LAST occurrence of url.getHost() (keeps `:443`), port from the
@@ -109,7 +117,10 @@ export const CLIENT_PROFILES: readonly ClientProfile[] = [
 			'key-latin1',
 			'key-gbk',
 			'query-decoded'
-		]
+		],
+		// The text after the last occurrence of the host: `:443` kept, or a query that repeats
+		// the host cut short. Other code takes the path from a URL parser.
+		marks: ['uri-with-port', 'uri-after-last-host']
 	},
 	{
 		// `$ts = time()`, the fixed nonce, `sprintf("%s\n…443\n\n", …)` over a literal path and host
@@ -119,7 +130,8 @@ export const CLIENT_PROFILES: readonly ClientProfile[] = [
 		separator: 'comma',
 		nonce: 'php-sample',
 		ts: 'unpadded',
-		mistakes: ['host-legacy', 'query-decoded']
+		mistakes: ['host-legacy', 'query-decoded'],
+		marks: []
 	},
 	{
 		// `str(int(time.time()))`, `random.choices(ascii_lowercase + ascii_uppercase, k=16)`, the
@@ -129,7 +141,8 @@ export const CLIENT_PROFILES: readonly ClientProfile[] = [
 		separator: 'comma',
 		nonce: 'letters-16',
 		ts: 'unpadded',
-		mistakes: ['host-legacy']
+		mistakes: ['host-legacy'],
+		marks: []
 	},
 	{
 		// `strconv.FormatInt(time.Now().Unix(), 10)`, the fixed nonce, reqHost and reqURI literal;
@@ -139,7 +152,8 @@ export const CLIENT_PROFILES: readonly ClientProfile[] = [
 		separator: 'comma',
 		nonce: 'go-sample',
 		ts: 'unpadded',
-		mistakes: ['query-sorted', 'query-re-encoded', 'query-decoded']
+		mistakes: ['query-sorted', 'query-re-encoded', 'query-decoded'],
+		marks: []
 	},
 	{
 		// `uri.PathAndQuery`, literal "443", `(int)dt.TotalSeconds`, `new System.Random().Next()`,
@@ -150,7 +164,8 @@ export const CLIENT_PROFILES: readonly ClientProfile[] = [
 		separator: 'comma',
 		nonce: 'decimal',
 		ts: 'unpadded',
-		mistakes: ['key-ascii', 'hmac-sha256']
+		mistakes: ['key-ascii', 'hmac-sha256'],
+		marks: []
 	}
 ];
 

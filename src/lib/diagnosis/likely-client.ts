@@ -1,17 +1,24 @@
 // "Likely client": from a request's shape alone (how its Authorization header is written, its nonce
-// and its ts) and the mistakes diagnosed in it, which of the vendor's clients most likely made it,
-// with the evidence and a confidence; 'unknown' when the shape fits none.
+// and its ts) and the mistakes diagnosed in it, which of the vendor's clients made it, with the
+// evidence and a confidence; 'unknown', with what was seen, when the evidence does not reach.
 //
-// The rules, in order:
+// Most of a client's shape is a habit any code has (16 random bytes in Base64, 16 letters, a
+// decimal nonce, `,` or `, ` between parts, a ts in seconds); so are most mistakes (HMAC-SHA-256
+// above all). Signers outside the vendor's eight write the same shapes, so a shape or a common
+// mistake names nobody. The confidence is calibrated on requests from the zoo's clients and from
+// signers written apart from them (tests/unit/likely-client-calibration.test.ts: "high" at least
+// 95% right, "medium" at least 80%). The rules, in order:
 //   1. A header that cannot be read, with parts joined otherwise than all by `,` or all by `, `, in
 //      another order than id, ts, nonce, mac, with ext or with a bare value fits no client: unknown.
 //   2. The clients whose separator, nonce style and ts style (a ts of 10 digits fits padded and
 //      unpadded alike) are the request's are the candidates; none: unknown.
-//   3. Of several candidates, those that make one of the diagnosed mistakes are kept, if any does.
-//   4. Confidence: several candidates left (they share this shape) is 'low', and all of them are
-//      named; one candidate is 'high' when a feature of the request is made by that client alone
-//      (its nonce style or separator, or a mistake no other client makes), else 'medium'; a diagnosed
-//      mistake that only other clients make lowers it one step.
+//   3. Of several candidates, those that make one of the diagnosed mistakes are kept, if any does;
+//      several left: unknown (their names are said as what was seen, not as a claim).
+//   4. One candidate and no diagnosed mistake that only other clients make (which shows code that
+//      is not the sample as it ships, such as a port that kept its nonce): 'high' when the nonce is
+//      the fixed value its sample ships with (text copied from that sample); 'medium' when a
+//      diagnosed mistake is one only that sample's own code makes (the profile's `marks`: Java's
+//      URI taken after the host, with `:443`); anything less: unknown.
 // Plain TypeScript: /verify, the triage engine (one small integer per request, see clientCode), the
 // CLI and the sandbox server's diagnosis header share it.
 import { text, type Text } from '$lib/i18n/text';
@@ -23,11 +30,11 @@ import { DIAGNOSIS_STOPPED } from './verdict';
 export { CLIENT_IDS, CLIENT_PROFILES, clientProfile, type ClientId } from './client-profiles';
 export { headerShape, decodeShape, type Shape } from './header-shape';
 
-export type Confidence = 'high' | 'medium' | 'low';
+export type Confidence = 'high' | 'medium';
 
 /**
  * A likely client as one small integer, for a column of numbers: bits 0-7 are the clients it names
- * (bit i is CLIENT_IDS[i]), bits 8-9 the confidence (0 unknown, 1 low, 2 medium, 3 high).
+ * (bit i is CLIENT_IDS[i]), bits 8-9 the confidence (0 unknown, 2 medium, 3 high; 1 is not used).
  */
 export type ClientCode = number;
 /** The code of a request whose shape fits no client. */
@@ -35,20 +42,20 @@ export const UNKNOWN_CLIENT: ClientCode = 0;
 /** The group id of an unknown client. */
 export const UNKNOWN = 'unknown';
 
-const CONFIDENCES: readonly (Confidence | null)[] = [null, 'low', 'medium', 'high'];
+const CONFIDENCES: readonly (Confidence | null)[] = [null, null, 'medium', 'high'];
 const CLIENT_MASK = 0xff;
 const CONFIDENCE_SHIFT = 8;
 
 export interface LikelyClient {
-	/** The clients named: one, or several that share the request's shape; none when unknown. */
+	/** The client named; none when unknown. */
 	clients: ClientId[];
 	/** Null when unknown. */
 	confidence: Confidence | null;
-	/** The group: a client's id, several joined by "|", or 'unknown'. */
+	/** The group: a client's id, or 'unknown'. */
 	id: string;
-	/** The client, "A or B", or "unknown". */
+	/** The client, or "unknown". */
 	name: Text;
-	/** What in the request points to it (for unknown: what fits no client). */
+	/** What in the request points to it (for unknown: what was seen). */
 	evidence: Text[];
 	/** The line to show: name, evidence and confidence. */
 	summary: Text;
@@ -107,25 +114,31 @@ function candidates(shape: Shape): number {
 	);
 }
 
+/** The sample nonces: a client whose nonce is one of them ships it as a literal. */
+const FIXED_NONCES: readonly ShapeNonce[] = ['shell-sample', 'php-sample', 'go-sample'];
+
+/** The candidates left after rule 3 (0 when none). */
+function narrowed(shape: Shape, mistakes: readonly string[]): number {
+	const mask = candidates(shape);
+	if (bitCount(mask) <= 1) return mask;
+	const kept = mistakes.reduce((kept, id) => kept | (mask & mistakeOwners(id)), 0);
+	return kept !== 0 ? kept : mask;
+}
+
 /** Rules 2 to 4 on a decoded shape and the ids of the mistakes diagnosed. */
 function classify(shape: Shape, mistakes: readonly string[]): ClientCode {
-	let mask = candidates(shape);
-	if (mask === 0) return UNKNOWN_CLIENT;
-	const owners = mistakes.map(mistakeOwners);
-	if (bitCount(mask) > 1) {
-		const narrowed = owners.reduce((kept, owner) => kept | (mask & owner), 0);
-		if (narrowed !== 0) mask = narrowed;
-	}
-	if (bitCount(mask) > 1) return mask | (1 << CONFIDENCE_SHIFT);
+	const mask = narrowed(shape, mistakes);
+	if (bitCount(mask) !== 1) return UNKNOWN_CLIENT;
 	const profile = CLIENT_PROFILES[Math.log2(mask)] as ClientProfile;
-	const alone = (test: (other: ClientProfile) => boolean) => maskOf(test) === mask;
-	const distinctive =
-		alone((other) => other.nonce === profile.nonce) ||
-		alone((other) => other.separator === profile.separator) ||
-		owners.some((owner) => owner === mask);
-	let confidence = distinctive ? 3 : 2;
-	if (owners.some((owner) => owner !== 0 && (owner & mask) === 0)) confidence -= 1;
-	return mask | (confidence << CONFIDENCE_SHIFT);
+	// A mistake only other clients make: not this sample as it ships (a port that kept its nonce).
+	const contradicted = mistakes.some((id) => {
+		const owner = mistakeOwners(id);
+		return owner !== 0 && (owner & mask) === 0;
+	});
+	if (contradicted) return UNKNOWN_CLIENT;
+	if (FIXED_NONCES.includes(profile.nonce)) return mask | (3 << CONFIDENCE_SHIFT);
+	if (mistakes.some((id) => profile.marks.includes(id))) return mask | (2 << CONFIDENCE_SHIFT);
+	return UNKNOWN_CLIENT;
 }
 
 /** Shapes classified without a mistake, computed once each: -1 until asked for. */
@@ -209,8 +222,7 @@ const NONCE_EVIDENCE: Record<Exclude<ShapeNonce, 'other'>, Text> = {
 
 const CONFIDENCE_TEXTS: Record<Confidence, Text> = {
 	high: text('client_confidence_high'),
-	medium: text('client_confidence_medium'),
-	low: text('client_confidence_low')
+	medium: text('client_confidence_medium')
 };
 
 /** Each mistake a profile lists, as evidence; `port` is the port the URL writes, if any. */
@@ -279,25 +291,42 @@ function shapeEvidence(shape: Shape): Text[] {
 	return evidence;
 }
 
-/** For a shape no client writes: what in it no client does. */
+/** For an unknown: what was seen of the header's form. */
 function unknownEvidence(shape: Shape): Text[] {
 	if (!shape.readable) return [text('client_evidence_unreadable')];
-	const odd: Text[] = [];
-	if (!shape.usualOrder) odd.push(text('client_evidence_order'));
-	if (shape.ext) odd.push(text('client_evidence_ext'));
-	if (!shape.quoted) odd.push(text('client_evidence_bare'));
-	if (shape.separator === 'other') odd.push(text('client_evidence_separator_other'));
-	if (shape.nonce === 'other') odd.push(text('client_evidence_nonce_other'));
-	if (shape.ts === 'milliseconds') odd.push(text('client_evidence_ts_milliseconds'));
-	if (shape.ts === 'other') odd.push(text('client_evidence_ts_other_form'));
-	// Each feature is some client's, but no client has them all together.
-	return odd.length > 0 ? odd : shapeEvidence(shape);
+	const seen: Text[] = [];
+	if (!shape.usualOrder) seen.push(text('client_evidence_order'));
+	if (shape.ext) seen.push(text('client_evidence_ext'));
+	if (!shape.quoted) seen.push(text('client_evidence_bare'));
+	return [...seen, ...shapeEvidence(shape)];
 }
 
 /** A client, or several joined as "A or B". */
 function clientsName(clients: readonly ClientId[]): Text {
 	const names = clients.map((id) => CLIENT_PROFILES[CLIENT_IDS.indexOf(id)]?.name as Text);
 	return sentences('client_or', names) ?? text('client_unknown');
+}
+
+/**
+ * The evidence a code stands on, for a list that keeps the code and the mistake but not the header
+ * (the triage's rows): the named client's nonce and separator, which the request had to have, and
+ * the diagnosed mistakes that client makes. Nothing for unknown.
+ */
+export function codeEvidence(code: ClientCode, mistake: string | null = null): Text[] {
+	const [client] = clientsOf(code);
+	if (client === undefined) return [];
+	const profile = CLIENT_PROFILES[CLIENT_IDS.indexOf(client)] as ClientProfile;
+	return [
+		NONCE_EVIDENCE[profile.nonce],
+		text(
+			profile.separator === 'comma'
+				? 'client_evidence_separator_comma'
+				: 'client_evidence_separator_comma_space'
+		),
+		...mistakeIds(mistake)
+			.filter((id) => profile.mistakes.includes(id))
+			.map((id) => mistakeEvidence(id, ''))
+	];
 }
 
 export interface LikelyClientInput {
@@ -320,25 +349,35 @@ export function likelyClient(input: LikelyClientInput): LikelyClient {
 	const code = ids.length === 0 ? clientCode(shapeCode) : classify(shape, ids);
 	const clients = clientsOf(code);
 	const confidence = confidenceOf(code);
+	const port = input.url === undefined ? '' : writtenPort(input.url);
 	if (clients.length === 0) {
-		const evidence = unknownEvidence(shape);
+		const evidence = [
+			...unknownEvidence(shape),
+			...[...new Set(ids)].map((id) => mistakeEvidence(id, port))
+		];
+		// The clients whose requests look like this one, said as what was seen: a shape any code
+		// can write names nobody.
+		const alike = plausible(shape) ? clientsOf(narrowed(shape, ids)) : [];
+		const seen = sentences('client_and', evidence) ?? '';
 		return {
 			clients,
 			confidence,
 			id: UNKNOWN,
 			name: text('client_unknown'),
 			evidence,
-			summary: text('client_line_unknown', {
-				evidence: sentences('client_and', evidence) ?? ''
-			}),
+			summary:
+				alike.length === 0
+					? text('client_line_unknown', { evidence: seen })
+					: text('client_line_unknown_alike', { evidence: seen, clients: clientsName(alike) }),
 			code
 		};
 	}
-	const port = input.url === undefined ? '' : writtenPort(input.url);
-	const made = new Set(clients.flatMap((id) => CLIENT_PROFILES[CLIENT_IDS.indexOf(id)]?.mistakes));
+	const profile = CLIENT_PROFILES[CLIENT_IDS.indexOf(clients[0] as ClientId)] as ClientProfile;
 	const evidence = [
 		...shapeEvidence(shape),
-		...[...new Set(ids)].filter((id) => made.has(id)).map((id) => mistakeEvidence(id, port))
+		...[...new Set(ids)]
+			.filter((id) => profile.mistakes.includes(id))
+			.map((id) => mistakeEvidence(id, port))
 	];
 	const name = clientsName(clients);
 	return {
@@ -350,7 +389,7 @@ export function likelyClient(input: LikelyClientInput): LikelyClient {
 		summary: text('client_line', {
 			client: name,
 			evidence: sentences('client_and', evidence) ?? '',
-			confidence: CONFIDENCE_TEXTS[confidence ?? 'low']
+			confidence: CONFIDENCE_TEXTS[confidence ?? 'medium']
 		}),
 		code
 	};

@@ -205,6 +205,7 @@ export function markdownWords(unit: 'line' | 'entry'): MarkdownWords {
 		nonces: (count, numbers) => first(m.triage_md_nonces({ count: String(count) }), numbers),
 		clients: m.client_summary(),
 		client: m.client_column(),
+		clientsNote: m.client_md_note(),
 		unreadable: m.triage_group_unreadable(),
 		reason: m.triage_md_reason(),
 		count: m.triage_count(),

@@ -2,7 +2,7 @@
 // masked as the case file masks them, wherever they appear (access_token in a URL equals the kid);
 // no mac_key is ever given to these functions, so none can leak through them.
 import { maskKid, masker } from '$lib/diagnosis/mask-kid';
-import { clientGroupId, confidenceOf } from '$lib/diagnosis/likely-client';
+import { clientGroupId, codeEvidence, confidenceOf } from '$lib/diagnosis/likely-client';
 import type { Unreadable, UnreadableCode } from '$lib/read/types';
 import type { Refusal } from '$lib/diagnosis/service-answer';
 import type { TriageSummary, VerdictKind, VerdictRecord } from './types';
@@ -26,7 +26,8 @@ export const CSV_COLUMNS = [
 	'nonce_first_used_at',
 	'unreadable',
 	'likely_client',
-	'likely_client_confidence'
+	'likely_client_confidence',
+	'likely_client_evidence'
 ] as const;
 
 type Cell = string | number | boolean | null;
@@ -69,8 +70,19 @@ function verdictCells(record: VerdictRecord, options: ExportOptions): Cell[] {
 			? (record.unreadable?.code ?? null)
 			: `${record.unreadable.code}:${record.unreadable.field}`,
 		record.verdict === 'unreadable' ? null : clientGroupId(record.client),
-		confidenceOf(record.client)
+		confidenceOf(record.client),
+		clientEvidence(record)
 	];
+}
+
+/**
+ * What the likely client stands on, as ids a spreadsheet can filter: `nonce_php; separator_comma;
+ * uri_with_port_unknown` (the client_evidence_* messages' keys); empty for unknown.
+ */
+function clientEvidence(record: VerdictRecord): string | null {
+	const evidence = codeEvidence(record.client, record.mistake);
+	if (evidence.length === 0) return null;
+	return evidence.map(({ key }) => key.replace(/^client_evidence_/, '')).join('; ');
 }
 
 /** One CSV row with its CRLF, for writing verdicts as they come. */
@@ -166,6 +178,8 @@ export interface MarkdownWords {
 	nonces: (count: number, first: string | null) => string;
 	clients: string;
 	client: string;
+	/** Under the likely clients: on what a client is named, and where each verdict's evidence is. */
+	clientsNote: string;
 	unreadable: string;
 	reason: string;
 	count: string;
@@ -213,6 +227,8 @@ export function englishMarkdownWords(unit: 'line' | 'entry'): MarkdownWords {
 			`nonce used again by the same kid: ${count}${first === null ? '' : `; first ${unit}s ${first}`}`,
 		clients: 'Likely clients',
 		client: 'Likely client',
+		clientsNote:
+			"Named only on a sample's fixed nonce (high confidence) or on a mistake only that sample's code makes (medium confidence); forms other code writes too are unknown. Each verdict's confidence and evidence are in the CSV.",
 		unreadable: 'Unreadable',
 		reason: 'Reason',
 		count: 'Count',
@@ -331,6 +347,7 @@ export function summaryMarkdown(summary: TriageSummary, options: MarkdownOptions
 		);
 		for (const { id, count } of summary.clients)
 			out.push(`| ${cell(clientLabel(id))} | ${count} |`);
+		out.push('', words.clientsNote);
 	}
 	if (summary.unreadable.length > 0) {
 		const reason = options.unreadableLabel ?? ((code: UnreadableCode) => `\`${code}\``);

@@ -47,9 +47,10 @@ export interface VerdictRecord {
 	/** The number of the earlier request that used the same kid and nonce, or null. */
 	nonceFirstUsedAt: number | null;
 	/**
-	 * Which of the vendor's clients most likely made it, as a code of $lib/diagnosis/likely-client
-	 * (clientsOf, confidenceOf, clientGroupId): from its header's shape, and for a mismatch from its
-	 * mistake once known. UNKNOWN_CLIENT (0) for an unreadable one.
+	 * Which of the vendor's clients made it, where the evidence names one, as a code of
+	 * $lib/diagnosis/likely-client (clientsOf, confidenceOf, clientGroupId, codeEvidence): from its
+	 * header's shape, and for a mismatch from its mistake once known. UNKNOWN_CLIENT (0) for one the
+	 * evidence names no client for, and for an unreadable one.
 	 */
 	client: number;
 	/** Why it could not be read, for 'unreadable'. */
@@ -91,8 +92,8 @@ export interface TriageSummary {
 	/** Requests that reuse a nonce an earlier request of the same kid used. */
 	noncesReused: number;
 	/**
-	 * Readable requests per likely client, most first: a client's id, the ids of the clients that
-	 * share a shape joined by "|", or 'unknown' (see $lib/diagnosis/likely-client).
+	 * Readable requests per likely client, most first: a client's id or 'unknown' (see
+	 * $lib/diagnosis/likely-client).
 	 */
 	clients: { id: string; count: number }[];
 	/** Unreadable ones per reason. */

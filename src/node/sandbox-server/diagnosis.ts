@@ -1,6 +1,6 @@
 // The sandbox server's answer to a request that fails verification says why, in two headers:
-// X-Sandbox-Diagnosis (`reason=mac-mismatch; mistake=host-other-deployment; client=docs-node-old;
-// confidence=high; verdict=mismatch; headline=mismatch:host-other-deployment`, or
+// X-Sandbox-Diagnosis (`reason=mac-mismatch; mistake=host-other-deployment; client=unknown;
+// confidence=none; verdict=mismatch; headline=mismatch:host-other-deployment`, or
 // `reason=ts-outside-window; verdict=refused; headline=refused:ts-milliseconds` …; for a host signed
 // that is not the one called, also `signed=<host>; called=<host:port>; hint="signed <host> but
 // called <host:port>: sign the host you call"`) and X-Sandbox-Base-String (the base string the
@@ -52,8 +52,8 @@ function otherHostSigned(
 
 /**
  * What the diagnosis makes of a wrong mac: `mistake=<id, a+b for a pair, unexplained, or
- * diagnosis-stopped for a URL too long to diagnose>; client=<id, several joined by |, or unknown>;
- * confidence=<high, medium, low or none>`, then for another host signed than the one called
+ * diagnosis-stopped for a URL too long to diagnose>; client=<id, or unknown>;
+ * confidence=<high, medium, or none for unknown>`, then for another host signed than the one called
  * `; signed=<host>; called=<host:port>; hint="signed <host> but called <host:port>: sign the host
  * you call"`. ASCII (the caller makes it header-safe).
  */
