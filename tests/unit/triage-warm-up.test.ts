@@ -57,9 +57,10 @@ describe('the warm-up log', () => {
 		expect(summary.noncesReused).toBeGreaterThan(0);
 		// Most of it is signed well, as most of a real log is.
 		expect(summary.groups.match / summary.requests).toBeGreaterThan(0.95);
-		// Several kids, and more than one kind of client's header.
+		// Several kids, and the likely-client step taken: its nonces are made-up styles that other
+		// code shares too, so by the calibrated rules (likely-client.ts) they name no client.
 		expect(summary.kids.filter((kid) => kid.noKey === 0)).toHaveLength(4);
-		expect(summary.clients.length).toBeGreaterThan(1);
+		expect(summary.clients.length).toBeGreaterThan(0);
 	});
 });
 
