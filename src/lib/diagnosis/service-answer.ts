@@ -3,6 +3,7 @@
 // server's diagnosis header, so that all four say the same for the same request.
 import { isTimestamp } from '$lib/mac';
 import { text, type Text } from '$lib/i18n/text';
+import type { HeaderFormat } from '$lib/read/header-format';
 import { DIAGNOSIS_STOPPED, type Diagnosis } from './verdict';
 
 /**
@@ -12,18 +13,31 @@ import { DIAGNOSIS_STOPPED, type Diagnosis } from './verdict';
  *   the header's ext there;
  * - 'ts-outside-window': ts too far from the time it was sent, by a window the spec does not state
  *   (§5.8): an assumption, said so;
- * - 'nonce-reused': the spec does not say a reused nonce is refused (§5.8): said so.
+ * - 'nonce-reused': the spec does not say a reused nonce is refused (§5.8): said so;
+ * - 'header-format': the header is not written as the spec shows it (§5.1: `MAC`, each value in
+ *   double quotes); whether the service reads it, the spec does not say: said so.
  */
 export type Refusal =
-	'ts-not-seconds' | 'ts-milliseconds' | 'ext-not-signed' | 'ts-outside-window' | 'nonce-reused';
+	| 'ts-not-seconds'
+	| 'ts-milliseconds'
+	| 'ext-not-signed'
+	| 'ts-outside-window'
+	| 'nonce-reused'
+	| 'header-format';
 
 export const REFUSALS: readonly Refusal[] = [
 	'ts-not-seconds',
 	'ts-milliseconds',
 	'ext-not-signed',
 	'ts-outside-window',
-	'nonce-reused'
+	'nonce-reused',
+	'header-format'
 ];
+
+/** The refusals the spec leaves open: the service may refuse, or may not. */
+export function refusalUncertain(refusal: Refusal): boolean {
+	return refusal === 'nonce-reused' || refusal === 'header-format';
+}
 
 /** What a request shows beside its right signature, as each of the four readers of it knows it. */
 export interface AnswerInput {
@@ -38,6 +52,8 @@ export interface AnswerInput {
 	outsideWindow: boolean | null;
 	/** The number of an earlier request with the same kid and nonce, or 0 when one was but unnumbered. */
 	nonceFirstUsedAt: number | null;
+	/** How the header departs from the spec's form (headerFormatOf); null or absent: it does not. */
+	headerFormat?: HeaderFormat | null;
 }
 
 /**
@@ -55,6 +71,7 @@ export function refusalOf(input: AnswerInput): Refusal | null {
 	if (input.ext !== undefined && input.ext !== '') return 'ext-not-signed';
 	if (input.outsideWindow === true) return 'ts-outside-window';
 	if (input.nonceFirstUsedAt !== null) return 'nonce-reused';
+	if (input.headerFormat) return 'header-format';
 	return null;
 }
 
@@ -84,15 +101,21 @@ const REFUSAL_TEXTS = {
 	'ts-milliseconds': 'diagnosis_refused_ts_milliseconds',
 	'ext-not-signed': 'diagnosis_refused_ext',
 	'ts-outside-window': 'diagnosis_refused_window',
-	'nonce-reused': 'diagnosis_refused_nonce'
+	'nonce-reused': 'diagnosis_refused_nonce',
+	'header-format': 'diagnosis_refused_header_format'
 } as const satisfies Record<Refusal, string>;
 
 /**
  * The headline's sentence for a right signature the service would refuse: what it answers first,
  * then why. `first` names the earlier request with the same nonce, where one is known.
  */
-export function refusalText(refusal: Refusal, detail: { ts: string; first?: number | null }): Text {
+export function refusalText(
+	refusal: Refusal,
+	detail: { ts: string; first?: number | null; format?: HeaderFormat | null }
+): Text {
 	switch (refusal) {
+		case 'header-format':
+			return text('diagnosis_refused_header_format', { seen: detail.format?.seen ?? '' });
 		case 'ts-not-seconds':
 		case 'ts-milliseconds':
 			return text(REFUSAL_TEXTS[refusal], { ts: detail.ts.slice(0, 30) });

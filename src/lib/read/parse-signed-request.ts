@@ -1,5 +1,6 @@
 // Stage 1, the paste: what a customer sent (a header, curl, a raw request, a HAR, fetch or
 // PowerShell) read into the signing inputs it carries, by the reader of its format.
+import { headerFormatOf, recoveredParams, type HeaderFormat } from './header-format';
 import { text as t, type Text } from '$lib/i18n/text';
 import {
 	MacInputError,
@@ -49,6 +50,11 @@ export interface SignedRequest {
 	missing: MissingInput[];
 	/** When the paste says the request was sent: a HAR entry's time, a Date header, a log line's time. */
 	sentAt?: SentAt;
+	/**
+	 * How the Authorization header departs from the spec's form, when it does; its values are then
+	 * read as meant (header-format.ts), and the verdict says so.
+	 */
+	headerFormat?: HeaderFormat;
 }
 
 // Far beyond any real request; keeps a pasted log file from freezing the page.
@@ -263,7 +269,9 @@ function fromLogged(format: LoggedFormat, logged: LoggedRequest): SignedRequest 
 function readRequest(text: string): SignedRequest {
 	const kind = detectKind(text);
 	if (kind === 'header') {
-		const authorization = parseAuthorization(text);
+		const format = headerFormatOf(text);
+		const read = parseAuthorization(text);
+		const authorization = format === null ? read : recoveredParams(read);
 		const understood: Text[] = [t('paste_from_header')];
 		if (authorization.ext !== undefined) understood.push(t('paste_ext_from_header'));
 		understood.push(t('paste_header_alone'));
@@ -272,7 +280,8 @@ function readRequest(text: string): SignedRequest {
 			authorization,
 			uriForm: URI_FORMS[kind],
 			understood,
-			missing: ['url', 'mac_key']
+			missing: ['url', 'mac_key'],
+			...(format === null ? {} : { headerFormat: format })
 		};
 	}
 	if (kind !== null) return fromRequest(kind, READERS[kind](text), () => noAuthorization(kind));
@@ -287,9 +296,11 @@ function fromRequest(
 ): SignedRequest {
 	const understood = [...request.understood];
 	const found = findAuthorization(request.headers, understood, noAuthorization);
+	const format = headerFormatOf(found.value);
 	const result: SignedRequest = {
 		kind,
-		authorization: found.params,
+		authorization: format === null ? found.params : recoveredParams(found.params),
+		...(format === null ? {} : { headerFormat: format }),
 		authorizationValue: found.value,
 		uriForm: URI_FORMS[kind],
 		understood,

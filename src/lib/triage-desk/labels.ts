@@ -87,7 +87,8 @@ const REFUSALS: Record<Refusal, () => string> = {
 	'ts-milliseconds': m.diagnosis_refusal_ts_milliseconds,
 	'ext-not-signed': m.diagnosis_refusal_ext,
 	'ts-outside-window': m.diagnosis_refusal_window,
-	'nonce-reused': m.diagnosis_refusal_nonce
+	'nonce-reused': m.diagnosis_refusal_nonce,
+	'header-format': m.diagnosis_refusal_header_format
 };
 
 /** Why a refused request (signature right) would be refused, in a few words. */

@@ -17,6 +17,7 @@ import { loggedEvidence } from '$lib/diagnosis/logged-evidence';
 import { refusalOf } from '$lib/diagnosis/service-answer';
 import type { DigestSigner } from '$lib/diagnosis/diagnose';
 import { fastAuthorization, fastTarget, type FastTarget, type ShapeOut } from './fast-parse';
+import { headerFormatOf, recoveredParams, type HeaderFormat } from '$lib/read/header-format';
 import type { MacChecks } from './hmac';
 import type { Keyring } from './keys';
 import type { NonceLedger } from './tally';
@@ -71,13 +72,17 @@ export function checkRequest(request: LoggedRequest, context: CheckContext): Che
 	const fast = context.fastPath !== false;
 	let authorization = fast ? fastAuthorization(request.authorization, shapeOut) : null;
 	let shape: number;
+	// The fast reader takes the spec's form only; a header the core reads in another form (quotes of
+	// another kind, none, `Mac`) is said as a finding, its values read as meant (header-format.ts).
+	let format: HeaderFormat | null = null;
 	if (authorization !== null) shape = shapeOut.shape;
 	else {
 		shape = headerShape(request.authorization);
 		const header = attempt(() => parseAuthorization(request.authorization));
 		if (!header.ok)
 			return unreadableCheck({ number, code: 'bad-header', detail: header.error.detail }, request);
-		authorization = header.value;
+		format = headerFormatOf(request.authorization);
+		authorization = format === null ? header.value : recoveredParams(header.value);
 	}
 	let target: FastTarget | null = fast ? fastTarget(request.url) : null;
 	if (target === null) {
@@ -158,7 +163,8 @@ export function checkRequest(request: LoggedRequest, context: CheckContext): Che
 		ts,
 		ext: signedExt ? ext : '',
 		outsideWindow: clock === null ? null : clock.outsideWindow,
-		nonceFirstUsedAt: record.nonceFirstUsedAt
+		nonceFirstUsedAt: record.nonceFirstUsedAt,
+		headerFormat: format
 	});
 	if (refusal !== null) {
 		record.verdict = 'refused';

@@ -9,6 +9,7 @@
 import type { MacHeaderParams } from '$lib/mac';
 import { diagnose } from '$lib/diagnosis/diagnose';
 import { likelyClient } from '$lib/diagnosis/likely-client';
+import { headerFormatOf } from '$lib/read/header-format';
 import { DIAGNOSIS_STOPPED, type Diagnosis } from '$lib/diagnosis/verdict';
 import { headlineId, judge } from '$lib/diagnosis/service-answer';
 import type { SandboxOutcome, SandboxToken, SandboxVerdict } from '$lib/sandbox/service';
@@ -163,7 +164,8 @@ export async function diagnosisOf(
 		ts: params.ts,
 		ext: params.ext,
 		outsideWindow: outcome.verdict === 'ts-outside-window',
-		nonceFirstUsedAt: outcome.verdict === 'nonce-reused' ? 0 : null
+		nonceFirstUsedAt: outcome.verdict === 'nonce-reused' ? 0 : null,
+		headerFormat: headerFormatOf(request.authorization)
 	});
 	return `${reason}; verdict=${verdict}; headline=${headline}`;
 }

@@ -282,7 +282,8 @@ export class VerifyDesk {
 				...diagnosis,
 				message: refusalText(this.refusal, {
 					ts: this.request.authorization.ts,
-					first: this.nonceFirstUsedAt
+					first: this.nonceFirstUsedAt,
+					format: this.request.headerFormat ?? null
 				})
 			};
 		if (!diagnosis || diff === null || diagnosis.stopped) return diagnosis;
@@ -378,7 +379,8 @@ export class VerifyDesk {
 			ts: request.authorization.ts,
 			ext: request.authorization.ext,
 			outsideWindow: clock && clock.against === 'sent' ? clock.likelyInvalidTime : null,
-			nonceFirstUsedAt: this.nonceFirstUsedAt
+			nonceFirstUsedAt: this.nonceFirstUsedAt,
+			headerFormat: request.headerFormat ?? null
 		});
 	}
 

@@ -10,7 +10,7 @@ import {
 } from '$lib/mac';
 import type { ListedRequest, SignedRequest } from '$lib/read/parse-signed-request';
 import { clockCheck } from '$lib/diagnosis/clock-check';
-import { refusalOf } from '$lib/diagnosis/service-answer';
+import { refusalOf, refusalUncertain } from '$lib/diagnosis/service-answer';
 
 /**
  * A listed request's verdict: 'no-key' until a mac_key is given, 'no-key-for-kid' for a request of
@@ -84,10 +84,11 @@ export async function listedVerdicts(
 			outsideWindow: sentAt
 				? clockCheck(authorization.ts, nowMs, undefined, sentAt).likelyInvalidTime
 				: null,
-			nonceFirstUsedAt: first
+			nonceFirstUsedAt: first,
+			headerFormat: listed.parsed.value.headerFormat ?? null
 		});
 		if (refusal === null) return verdict;
-		return refusal === 'nonce-reused' ? 'refused-maybe' : 'refused';
+		return refusalUncertain(refusal) ? 'refused-maybe' : 'refused';
 	});
 }
 
