@@ -129,7 +129,9 @@ test('says what is wrong with an input in Chinese, at its field', async ({ page 
 	await open(page, 'zh-CN');
 	const ts = page.getByLabel('ts', { exact: true });
 	await ts.fill('soon');
-	await expect(ts).toHaveAccessibleDescription(/不是十进制整秒数（规范 §5.2 规定的时间戳（ts）格式）；沙盒返回 invalid_time。/);
+	await expect(ts).toHaveAccessibleDescription(
+		/不是十进制整秒数（规范 §5.2 规定的时间戳（ts）格式）；沙盒返回 invalid_time。/
+	);
 
 	const kid = page.getByLabel('kid', { exact: true });
 	await kid.fill('');
