@@ -29,6 +29,7 @@ import {
 import { BASE_URLS, hostsOf } from '$lib/account-api/deployments';
 import type { VerifyExample } from './examples';
 import type { ListedRequest } from '$lib/read/parse-signed-request';
+import { findingsWithoutKey } from '$lib/diagnosis/without-key';
 import { LOGGED_BASE_STRING_MAX_CHARS, MAC_KEY_MAX_CHARS } from '$lib/read/input-limits';
 import {
 	expectedInputOf,
@@ -191,6 +192,10 @@ export class VerifyDesk {
 	);
 	readonly request = $derived(this.parsed?.ok ? this.parsed.value : null);
 	readonly url = $derived(this.customUrl ?? this.request?.url ?? '');
+	/** What the request alone shows (its header's format, ts, URL and mac's shape), key or not. */
+	readonly foundWithoutKey = $derived(
+		this.request ? findingsWithoutKey({ ...this.request, url: this.url || undefined }) : []
+	);
 	/** curl and raw requests send the URI as written, a browser as its URL parser writes it. */
 	readonly uriForm = $derived(this.request?.uriForm ?? 'browser');
 	readonly target = $derived(

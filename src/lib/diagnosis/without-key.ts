@@ -1,0 +1,100 @@
+// What a signed request tells before its mac_key is given: support staff often hold the customer's
+// request first. Each finding says what was seen; none needs the key, and none claims more than the
+// request shows.
+import { isTimestamp } from '$lib/mac';
+import { text, type Text } from '$lib/i18n/text';
+import { DEPLOYMENTS, REGIONS } from '$lib/account-api/deployments';
+import type { HeaderFormat } from '$lib/read/header-format';
+import { isMillisecondsTs } from './service-answer';
+
+/**
+ * What the mac's text looks like: the length and alphabet of a Base64 HMAC-SHA-1 (28 characters,
+ * one `=`), the same without padding or in Base64URL, a hex digest, a SHA-256 digest (44 Base64
+ * characters or 64 hex), or none of these.
+ */
+export type MacShape =
+	| 'base64-sha1'
+	| 'base64-sha1-unpadded'
+	| 'base64url-sha1'
+	| 'hex-sha1'
+	| 'base64-sha256'
+	| 'hex-sha256'
+	| 'other';
+
+const HEX_40 = /^[\da-f]{40}$/i;
+const HEX_64 = /^[\da-f]{64}$/i;
+const BASE64_SHA1 = /^[\d+/a-z]{27}=$/i;
+const BASE64_SHA1_UNPADDED = /^[\d+/a-z]{27}$/i;
+const BASE64URL_SHA1 = /^[\w-]{27}=?$/;
+const BASE64_SHA256 = /^[\w+/-]{43}=?$/;
+
+/** The shape of a mac's text (anchored patterns of fixed length: linear in any input). */
+export function macShape(mac: string): MacShape {
+	const value = mac.trim();
+	if (value.length > 64) return 'other';
+	if (HEX_40.test(value)) return 'hex-sha1';
+	if (HEX_64.test(value)) return 'hex-sha256';
+	if (BASE64_SHA1.test(value)) return 'base64-sha1';
+	if (BASE64_SHA1_UNPADDED.test(value)) return 'base64-sha1-unpadded';
+	if (BASE64URL_SHA1.test(value)) return 'base64url-sha1';
+	if (BASE64_SHA256.test(value)) return 'base64-sha256';
+	return 'other';
+}
+
+const SHAPE_TEXTS = {
+	'base64-sha1': 'verify_found_mac_base64',
+	'base64-sha1-unpadded': 'verify_found_mac_unpadded',
+	'base64url-sha1': 'verify_found_mac_base64url',
+	'hex-sha1': 'verify_found_mac_hex',
+	'base64-sha256': 'verify_found_mac_sha256',
+	'hex-sha256': 'verify_found_mac_sha256_hex',
+	other: 'verify_found_mac_other'
+} as const satisfies Record<MacShape, string>;
+
+export interface RequestSeen {
+	authorization: { ts: string; mac: string };
+	url?: string | undefined;
+	headerFormat?: HeaderFormat | undefined;
+}
+
+/**
+ * The findings the request alone supports, in the order of the base string's lines, then the mac:
+ * the header's format, ts's units, the URL's port, host and client_id.
+ */
+export function findingsWithoutKey(request: RequestSeen): Text[] {
+	const found: Text[] = [];
+	if (request.headerFormat)
+		found.push(text('verify_found_header_format', { seen: request.headerFormat.seen }));
+	const { ts, mac } = request.authorization;
+	if (isMillisecondsTs(ts)) found.push(text('verify_found_ts_milliseconds', { ts }));
+	else if (!isTimestamp(ts))
+		found.push(text('verify_found_ts_not_seconds', { ts: ts.slice(0, 30) }));
+	if (request.url !== undefined) {
+		let url: URL | null;
+		try {
+			url = new URL(request.url);
+		} catch {
+			url = null;
+		}
+		if (url !== null) {
+			// The URL's text, not URL.port: `new URL` drops a default port (`:443`) the customer wrote.
+			const written = /^[a-z][\d+.a-z-]*:\/\/[^/?#]*:(\d*)(?=[/?#]|$)/i.exec(request.url);
+			if (written) found.push(text('verify_found_port', { port: written[1] ?? '' }));
+			const host = url.hostname.toLowerCase();
+			const legacy = REGIONS.find((region) => DEPLOYMENTS[region].legacyHost === host);
+			if (legacy !== undefined)
+				found.push(text('verify_found_host_legacy', { host, current: DEPLOYMENTS[legacy].host }));
+			else if (!REGIONS.some((region) => DEPLOYMENTS[region].host === host))
+				found.push(text('verify_found_host_unknown', { host: host.slice(0, 80) }));
+			if (!url.searchParams.has('client_id')) found.push(text('verify_found_no_client_id'));
+		}
+	}
+	const shape = macShape(mac);
+	const length = String(mac.trim().length);
+	found.push(
+		shape === 'hex-sha1' || shape === 'hex-sha256'
+			? text(SHAPE_TEXTS[shape])
+			: text(SHAPE_TEXTS[shape], { length })
+	);
+	return found;
+}
