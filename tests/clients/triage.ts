@@ -32,6 +32,8 @@ export interface Verdict {
 	verdict: string;
 	/** For a mismatch: the catalogue id of the most likely mistake ("a+b" for a pair), or "unexplained". */
 	mistake: string;
+	/** For a right signature the service would refuse: why (service-answer.ts's ids). */
+	refusal: string;
 	tsOutsideWindow: string;
 	nonceFirstUsedAt: string;
 	unreadable: string;
@@ -126,7 +128,8 @@ export async function runTriage(
 			});
 		});
 	});
-	// 0: everything matches; 1: something mismatches or is unreadable; 2: the command was wrong.
+	// 0: everything would be accepted; 1: something mismatches, is refused or is unreadable; 2: the
+	// command was wrong.
 	if (code !== 0 && code !== 1) throw new Error(`the triage exited ${code}: ${stderr}`);
 	const [header, ...rows] = parseCsv(await readFile(csvPath, 'utf8'));
 	const column = (name: string) => {
@@ -138,6 +141,7 @@ export async function runTriage(
 		number: column('number'),
 		verdict: column('verdict'),
 		mistake: column('mistake'),
+		refusal: column('refusal'),
 		outside: column('ts_outside_window'),
 		nonce: column('nonce_first_used_at'),
 		unreadable: column('unreadable'),
@@ -147,6 +151,7 @@ export async function runTriage(
 	const verdicts: Verdict[] = lines.map(() => ({
 		verdict: 'missing',
 		mistake: '',
+		refusal: '',
 		tsOutsideWindow: '',
 		nonceFirstUsedAt: '',
 		unreadable: '',
@@ -159,6 +164,7 @@ export async function runTriage(
 		verdicts[index] = {
 			verdict: row[cells.verdict] ?? '',
 			mistake: row[cells.mistake] ?? '',
+			refusal: row[cells.refusal] ?? '',
 			tsOutsideWindow: row[cells.outside] ?? '',
 			nonceFirstUsedAt: row[cells.nonce] ?? '',
 			unreadable: row[cells.unreadable] ?? '',
