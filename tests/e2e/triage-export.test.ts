@@ -78,7 +78,7 @@ test('the CSV of 100,000 verdicts is written in slices, the page running between
 
 	const rows = text.split('\r\n');
 	expect(rows[0]).toBe(
-		'number,method,url,kid,verdict,mistake,status,ts_age_seconds,ts_outside_window,nonce_first_used_at,unreadable,likely_client,likely_client_confidence,likely_client_evidence'
+		'number,method,url,kid,verdict,refusal,mistake,status,ts_age_seconds,ts_outside_window,nonce_first_used_at,unreadable,likely_client,likely_client_confidence,likely_client_evidence'
 	);
 	expect(rows).toHaveLength(big.expected.requests + 2);
 	expect(rows.at(-1)).toBe('');
