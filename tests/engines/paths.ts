@@ -76,7 +76,7 @@ const FORBIDDEN_BODY =
 
 const log = triageLogText({ requests: 40, faultRate: 0.3, seed: 5 });
 const CSV_HEAD =
-	'number,method,url,kid,verdict,mistake,status,ts_age_seconds,ts_outside_window,nonce_first_used_at,unreadable,likely_client,likely_client_confidence,likely_client_evidence';
+	'number,method,url,kid,verdict,refusal,mistake,status,ts_age_seconds,ts_outside_window,nonce_first_used_at,unreadable,likely_client,likely_client_confidence,likely_client_evidence';
 
 /**
  * Opens `path` and waits until the page has hydrated: its controls are disabled until then
