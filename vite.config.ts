@@ -7,6 +7,7 @@ import { paraglideVitePlugin } from '@inlang/paraglide-js';
 import { paraglideOptions } from './src/build/paraglide.js';
 import { DEPLOYMENTS, type Region } from './src/lib/account-api/deployments.ts';
 import { sandboxServerAsset } from './src/build/sandbox-server-bundle.js';
+import { urlPatternOnDemand } from './src/build/urlpattern-on-demand.js';
 
 /** A deployment's base URL for this build: its default, unless the build's environment names another. */
 function baseUrl(region: Region): string {
@@ -43,6 +44,8 @@ export default defineConfig({
 		// Compiles messages/<area>/<locale>.json into src/lib/paraglide (git-ignored) at every build, dev
 		// start and test run; `npm run i18n` (in check and prepare) compiles it with the same options.
 		paraglideVitePlugin(paraglideOptions),
+		// Paraglide's URLPattern polyfill only in browsers without URLPattern (see the plugin).
+		urlPatternOnDemand(),
 		sveltekit(),
 		// sandbox-server.mjs and openapi.json at the site's root, for integrators (the sandbox page).
 		sandboxServerAsset(),

@@ -6,7 +6,7 @@ import CredentialFields from '$lib/playground/CredentialFields.svelte';
 import { Playground } from '$lib/playground/playground.svelte';
 import SdkPaste from '$lib/playground/SdkPaste.svelte';
 import WithPlayground from './WithPlayground.svelte';
-import { attributeIs, until } from './until.svelte';
+import { attributeIs, descriptionMatches, until } from './until.svelte';
 
 function setup(component: Component = CredentialFields) {
 	const playground = new Playground();
@@ -29,6 +29,8 @@ describe('CredentialFields', () => {
 		const kid = screen.getByLabelText('kid');
 		await user.clear(kid);
 		expect(kid).toHaveAttribute('aria-invalid', 'true');
+		// The words for a problem load with the first one shown.
+		await descriptionMatches(kid, /kid is empty/);
 		expect(kid).toHaveAccessibleDescription(/kid is empty/);
 		expect(screen.getByLabelText('mac_key')).toHaveValue(playground.macKey);
 		expect(playground.macKey).not.toBe('');
@@ -39,6 +41,7 @@ describe('CredentialFields', () => {
 		const algorithm = screen.getByLabelText('mac_algorithm');
 		await user.clear(algorithm);
 		await user.type(algorithm, 'hmac-sha-256');
+		await descriptionMatches(algorithm, /"hmac-sha-256" is not supported/);
 		expect(algorithm).toHaveAccessibleDescription(/"hmac-sha-256" is not supported/);
 	});
 
@@ -83,6 +86,7 @@ describe('SdkPaste', () => {
 		await user.paste('{"kid": ');
 		expect(box).toHaveValue('{"kid": ');
 		await attributeIs(box, 'aria-invalid', 'true');
+		await descriptionMatches(box, /not JSON/);
 		expect(box).toHaveAccessibleDescription(/not JSON/);
 		expect(playground.kid).toBe(kid);
 	});

@@ -38,3 +38,29 @@ export function attributeIs(element: Element, name: string, value: string): Prom
 		observer.observe(element, { attributes: true, attributeFilter: [name] });
 	});
 }
+
+/**
+ * Resolves once the text of what `element` names in aria-describedby matches `pattern`: now, or at
+ * the change of the document that makes it so (words that load on first use arrive a moment later).
+ */
+export function descriptionMatches(element: Element, pattern: RegExp): Promise<void> {
+	const description = () =>
+		(element.getAttribute('aria-describedby') ?? '')
+			.split(/\s+/)
+			.map((id) => (id ? (document.getElementById(id)?.textContent ?? '') : ''))
+			.join(' ');
+	if (pattern.test(description())) return Promise.resolve();
+	return new Promise((resolve) => {
+		const observer = new MutationObserver(() => {
+			if (!pattern.test(description())) return;
+			observer.disconnect();
+			resolve();
+		});
+		observer.observe(document.body, {
+			subtree: true,
+			childList: true,
+			characterData: true,
+			attributes: true
+		});
+	});
+}

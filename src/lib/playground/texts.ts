@@ -1,11 +1,20 @@
-// What the playground's state says on the first view, in the page's language (the rarer notes load
-// on first use: first-use/): the state holds codes and values
+// What the playground's state says on the first view, in the page's language (the words for a
+// problem with an input load on first use: first-use/): the state holds codes and values
 // (playground.svelte.ts), and the components render them with these functions.
-import { macErrorText } from '$lib/i18n/mac-error-text';
 import { m } from '$lib/paraglide/messages.js';
 import type { FieldMessage } from '$lib/ui/FieldNote.svelte';
+import { Loaded } from '$lib/ui/loaded.svelte';
+import type { MacInputError } from '$lib/mac/errors';
 import type { Operation, ScopeReason } from '$lib/account-api/operations';
 import type { FieldProblem, PlaygroundNote } from './playground.svelte';
+
+// The words for a problem with an input load with the first one shown (first-use/problem-texts).
+const problemTexts = new Loaded(() => import('./first-use/problem-texts'));
+
+/** A core error in the page's language; "Loading…" for the moment its words take, the first time. */
+export function errorText(error: MacInputError): string {
+	return problemTexts.get()?.macErrorText(error) ?? m.ui_loading();
+}
 
 export function scopeReasonText(reason: ScopeReason): string {
 	switch (reason) {
@@ -40,29 +49,14 @@ export function presetLabel(id: string): string {
 
 export function noteText(note: PlaygroundNote): string {
 	switch (note.code) {
-		case 'kid_empty':
-			return m.playground_note_kid_empty();
-		case 'mac_key_empty':
-			return m.playground_note_mac_key_empty();
-		case 'nonce_empty':
-			return m.playground_note_nonce_empty();
-		case 'ts_not_decimal':
-			return m.playground_note_ts_not_decimal();
-		case 'ts_milliseconds':
-			return m.playground_note_ts_milliseconds();
-		case 'client_id_empty':
-			return m.playground_note_client_id_empty();
 		case 'client_id_demo':
 			return m.playground_note_client_id_demo({ clientId: note.clientId });
-		case 'algorithm_unsupported':
-			return m.playground_note_algorithm({
-				algorithm: note.algorithm,
-				supported: note.supported
-			});
 		case 'scope':
 			return scopeReasonText(note.reason);
 		case 'error':
-			return macErrorText(note.error);
+			return errorText(note.error);
+		default:
+			return problemTexts.get()?.problemText(note) ?? m.ui_loading();
 	}
 }
 
