@@ -145,3 +145,32 @@ test.describe('with no service worker (it would answer from its cache)', () => {
 		).toHaveCount(0);
 	});
 });
+
+test('the words for a problem with an input come with the first one, in the language of the page', async ({
+	page
+}) => {
+	await open(page, './zh-CN/', 'Authorization 请求头');
+	const kid = page.getByLabel('kid', { exact: true });
+	await kid.fill('');
+	await expect(kid).toHaveAttribute('aria-invalid', 'true');
+	// "Loading…" for the moment the words take, then the note itself.
+	await expect(kid).toHaveAccessibleDescription(/kid 为空/);
+	await expectNoEnglishProse(page);
+});
+
+test('a browser without URLPattern loads the polyfill before the page reads its URL, and works in its language', async ({
+	page
+}) => {
+	// As in a browser that predates URLPattern (Safari before 26, say).
+	await page.addInitScript(() => {
+		delete (globalThis as { URLPattern?: unknown }).URLPattern;
+	});
+	await open(page, './zh-CN/', 'Authorization 请求头');
+	expect(await page.evaluate(() => 'URLPattern' in globalThis)).toBe(true);
+	await page.getByRole('button', { name: '发送', exact: true }).click();
+	await expect(page.getByRole('status', { name: 'HTTP 状态码', exact: true })).toHaveText('200 OK');
+	await page.getByRole('link', { name: 'English', exact: true }).click();
+	await expect(
+		page.getByRole('status', { name: 'Authorization header', exact: true })
+	).toBeVisible();
+});
