@@ -1,7 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { triageLogText } from '../bench/triage-log.js';
 import { failOnPageErrors } from './page-errors';
-import { BIG_RUN_MS } from './triage-input';
 
 // Chinese text sets no space after "。": a full stop is full width already, and a space after it is a
 // gap in the middle of a paragraph. Every Chinese page is scanned after its main action (the sign
@@ -32,7 +31,6 @@ async function expectNoSpaceAfterFullStop(page: Page, when: string): Promise<voi
 test.beforeEach(({ page }) => failOnPageErrors(page));
 
 test('/zh-CN/: the demo account signed and sent to the sandbox', async ({ page }) => {
-	test.setTimeout(BIG_RUN_MS);
 	await page.goto('./zh-CN/');
 	await expectNoSpaceAfterFullStop(page, 'the sign page as it opens');
 	await page.getByRole('button', { name: '有 public_profile 的演示账号' }).click();
@@ -47,7 +45,6 @@ test('/zh-CN/: the demo account signed and sent to the sandbox', async ({ page }
 });
 
 test('/zh-CN/verify: every example', async ({ page }) => {
-	test.setTimeout(BIG_RUN_MS);
 	await page.goto('./zh-CN/verify');
 	await expectNoSpaceAfterFullStop(page, 'the verify page as it opens');
 	const examples = page.getByRole('group', { name: '试试示例：' }).getByRole('button');
@@ -63,7 +60,6 @@ test('/zh-CN/verify: every example', async ({ page }) => {
 });
 
 test('/zh-CN/errors: each error body explained', async ({ page }) => {
-	test.setTimeout(BIG_RUN_MS);
 	await page.goto('./zh-CN/errors');
 	await expectNoSpaceAfterFullStop(page, 'the errors page as it opens');
 	const body = page.getByRole('textbox', { name: '响应体' });
@@ -99,7 +95,6 @@ test('/zh-CN/sandbox: the page, and a server that does not answer', async ({ pag
 });
 
 test('/zh-CN/triage: a log triaged', async ({ page }) => {
-	test.setTimeout(BIG_RUN_MS);
 	const log = triageLogText({ requests: 300, faultRate: 0.3, seed: 5 });
 	await page.goto('./zh-CN/triage');
 	await expectNoSpaceAfterFullStop(page, 'the triage page as it opens');
@@ -109,8 +104,6 @@ test('/zh-CN/triage: a log triaged', async ({ page }) => {
 	await page.getByRole('textbox', { name: '请求', exact: true }).fill(log.text);
 	await page.getByRole('textbox', { name: '密钥', exact: true }).fill(log.keys);
 	await page.getByRole('button', { name: '排查', exact: true }).click();
-	await expect(page.getByRole('status').filter({ hasText: '完成' })).toBeVisible({
-		timeout: BIG_RUN_MS
-	});
+	await expect(page.getByRole('status').filter({ hasText: '完成' })).toBeVisible();
 	await expectNoSpaceAfterFullStop(page, 'the triage page after a run');
 });

@@ -3,7 +3,7 @@ import { PLANTED_MISTAKES, triageLogText } from '../bench/triage-log.js';
 import { violations } from './axe';
 import { expectNoEnglishProse } from './english-prose';
 import { failOnPageErrors } from './page-errors';
-import { BIG_RUN_MS, giveLog, summaryCounts } from './triage-input';
+import { giveLog, summaryCounts } from './triage-input';
 
 // The triage page in Chinese: the same flow as in English (tests/e2e/triage.test.ts), found by its
 // Chinese names, with the same counts; a mismatch opens on the Chinese verify page.
@@ -28,7 +28,6 @@ test('the Chinese page triages a log: every count of the Summary, a filter, a mi
 }) => {
 	// A whole log in the page, read and diagnosed on a 2-core machine beside another test: minutes,
 	// not the default half-minute, before the run is called stuck.
-	test.setTimeout(BIG_RUN_MS);
 	await page.goto('./zh-CN/triage');
 	await expect(page.getByRole('heading', { level: 1 })).toHaveText('批量排查整份日志');
 	await expect(page.getByRole('link', { name: '批量排查' })).toHaveAttribute(
@@ -90,7 +89,6 @@ test('the Chinese page triages a log: every count of the Summary, a filter, a mi
 test('the Chinese page cancels a big run at once', async ({ page }) => {
 	// A whole log in the page, read and diagnosed on a 2-core machine beside another test: minutes,
 	// not the default half-minute, before the run is called stuck.
-	test.setTimeout(BIG_RUN_MS);
 	const big = triageLogText({ requests: 100_000, seed: 4 });
 	await giveLog(page, big, { name: 'big.ndjson', language: 'zh-CN' });
 	await page.getByRole('button', { name: '排查', exact: true }).click();

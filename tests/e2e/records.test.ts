@@ -5,7 +5,7 @@ import { expect, test } from '@playwright/test';
 import { expectNoEnglishProse } from './english-prose';
 import { failOnPageErrors } from './page-errors';
 import { KEY, HOST, BASIC, ts, authorization } from './customer-requests';
-import { BIG_RUN_MS, chooseFile, summaryCounts } from './triage-input';
+import { chooseFile, summaryCounts } from './triage-input';
 
 const KEYS = `kid-of-a-customer-1234 ${KEY}`;
 
@@ -49,7 +49,6 @@ test.beforeEach(({ page }) => failOnPageErrors(page));
 test('a HAR cut short: the entries before the cut are counted, and the page says where it stopped', async ({
 	page
 }) => {
-	test.setTimeout(BIG_RUN_MS);
 	const whole = har([entry(1), entry(2), entry(3)]);
 	const cut = whole.slice(0, whole.indexOf('n=3') + 1);
 	await triageFile(page, Buffer.from(cut));
@@ -82,7 +81,6 @@ test('an empty file: the page says it is empty', async ({ page }) => {
 test('the Chinese page: an entry nested too deep is one row of its own, and a UTF-32 file is refused by name', async ({
 	page
 }) => {
-	test.setTimeout(BIG_RUN_MS);
 	await triageFile(page, Buffer.from(har([entry(1), DEEP, entry(3)])), 'zh-CN');
 	expect(await summaryCounts(page, '汇总')).toMatchObject({
 		一致: '2',

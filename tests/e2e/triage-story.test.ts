@@ -2,7 +2,6 @@ import { createHmac } from 'node:crypto';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { BASE_TS, triageLogText } from '../bench/triage-log.js';
 import { failOnPageErrors } from './page-errors';
-import { BIG_RUN_MS } from './triage-input';
 
 // /triage tells the whole story, on a phone too: the Verdicts show the logged status, a ts outside
 // the window and a nonce used twice, each filterable; a long URL is shown whole from its row; the
@@ -85,9 +84,7 @@ async function triage(page: Page, language: Language): Promise<Locator> {
 	await page.getByRole('textbox', { name: names.requests, exact: true }).fill(REQUESTS);
 	await page.getByRole('textbox', { name: names.keys, exact: true }).fill(log.keys);
 	await page.getByRole('button', { name: names.triage, exact: true }).click();
-	await expect(page.getByRole('status').filter({ hasText: names.done })).toBeVisible({
-		timeout: BIG_RUN_MS
-	});
+	await expect(page.getByRole('status').filter({ hasText: names.done })).toBeVisible();
 	const verdicts = page.getByRole('table', { name: names.verdicts, exact: true });
 	await expect(verdicts).toHaveAttribute('aria-rowcount', String(LONG_NUMBER + 1));
 	return verdicts;
@@ -115,7 +112,6 @@ for (const language of ['en', 'zh-CN'] as const) {
 	test(`${language}: the Verdicts show the logged status, ts outside the window and nonce used twice, each filterable`, async ({
 		page
 	}) => {
-		test.setTimeout(BIG_RUN_MS);
 		await page.goto(names.path);
 		const verdicts = await triage(page, language);
 		for (const name of [names.status, names.clock, names.nonce])
@@ -155,7 +151,6 @@ for (const language of ['en', 'zh-CN'] as const) {
 	});
 
 	test(`${language}: a long URL is shown whole from its row`, async ({ page }) => {
-		test.setTimeout(BIG_RUN_MS);
 		await page.goto(names.path);
 		const verdicts = await triage(page, language);
 		await verdicts
@@ -188,7 +183,6 @@ for (const language of ['en', 'zh-CN'] as const) {
 	});
 
 	test(`${language}: the Keys are masked until shown`, async ({ page }) => {
-		test.setTimeout(BIG_RUN_MS);
 		await page.goto(names.path);
 		const keys = page.getByRole('textbox', { name: names.keys, exact: true });
 		const show = page.getByRole('button', { name: names.showKeys, exact: true });
@@ -228,7 +222,6 @@ for (const language of ['en', 'zh-CN'] as const) {
 		test(`${language} at ${width} px: no sideways scroll before and after a triage; Verdict and Mistake in view`, async ({
 			page
 		}) => {
-			test.setTimeout(BIG_RUN_MS);
 			await page.setViewportSize({ width, height: 800 });
 			const sideways = () =>
 				page.evaluate(() => ({
@@ -265,7 +258,6 @@ for (const language of ['en', 'zh-CN'] as const) {
 test('the Chinese Markdown summary holds none of the English export’s heading and table-head words', async ({
 	page
 }) => {
-	test.setTimeout(BIG_RUN_MS);
 	const markdown = async (language: Language) => {
 		await page.goto(NAMES[language].path);
 		await triage(page, language);

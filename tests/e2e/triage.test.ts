@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { PLANTED_MISTAKES, triageLogText } from '../bench/triage-log.js';
 import { violations } from './axe';
 import { failOnPageErrors } from './page-errors';
-import { BIG_RUN_MS, giveLog, summaryCounts } from './triage-input';
+import { giveLog, summaryCounts } from './triage-input';
 
 // The triage page on a generated log with faults of every kind planted (tests/bench/triage-log.js
 // signs it with node:crypto and counts what it planted): every count of the Summary, the Verdicts'
@@ -49,7 +49,6 @@ test('a pasted log: every planted count in the Summary, a filter, a mismatch ope
 }) => {
 	// A whole log in the page, read and diagnosed on a 2-core machine beside another test: minutes,
 	// not the default half-minute, before the run is called stuck.
-	test.setTimeout(BIG_RUN_MS);
 	// Every kind planted at least once, so that each row below is tested.
 	for (const id of PLANTED_MISTAKES) expect(expected.mistakes[id]).toBeGreaterThan(0);
 	expect(expected.unexplained * expected.noKey * expected.unreadable).toBeGreaterThan(0);
@@ -165,7 +164,6 @@ test('missing input is said at its field', async ({ page }) => {
 test('Cancel stops a big run at once', async ({ page }) => {
 	// A whole log in the page, read and diagnosed on a 2-core machine beside another test: minutes,
 	// not the default half-minute, before the run is called stuck.
-	test.setTimeout(BIG_RUN_MS);
 	const big = triageLogText({ requests: 100_000, seed: 4 });
 	await giveLog(page, big, { name: 'big.ndjson' });
 	await page.getByRole('button', { name: 'Triage', exact: true }).click();
