@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Playground } from '$lib/playground/playground.svelte';
 import { ignoredText, pasteCredential } from '$lib/playground/first-use/paste';
 import { PRESETS } from '$lib/playground/presets';
-import { fieldMessage, presetLabel } from '$lib/playground/texts';
+import { fieldMessage, presetLabel, problemTextsLoaded } from '$lib/playground/texts';
 import { replacedText } from '$lib/playground/first-use/replaced';
 import { urlNoteText } from '$lib/playground/first-use/url-note';
 import { macErrorText } from '$lib/i18n/mac-error-text';
@@ -59,6 +59,8 @@ describe('Playground', () => {
 		playground.kid = '';
 		playground.macAlgorithm = 'hmac-sha-256';
 		expect(playground.blockingFields).toEqual(['kid', 'mac_algorithm']);
+		// The words for a problem load with the first one shown.
+		await problemTextsLoaded();
 		expect(fieldMessage(playground.messages.mac_algorithm)?.message).toMatch(/not supported/);
 		expect(await playground.signed).toBeNull();
 	});
@@ -66,6 +68,7 @@ describe('Playground', () => {
 	it('signs a non-decimal ts exactly as typed, with a warning that does not block', async () => {
 		const playground = new Playground();
 		playground.setTs('1700000000000');
+		await problemTextsLoaded();
 		expect(fieldMessage(playground.messages.ts)).toEqual({
 			message: expect.stringMatching(/milliseconds/),
 			blocking: false

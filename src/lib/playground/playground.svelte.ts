@@ -72,7 +72,10 @@ export interface UrlNote {
 
 export type Shell = 'bash' | 'cmd' | 'powershell';
 
-/** The credential fields and the application they sign for, as the user had them. */
+/**
+ * The credential fields and the application they sign for, as the user had them, with the request
+ * and the ts and nonce modes a preset also sets: what "Put back my credential" restores.
+ */
 export interface CredentialSnapshot {
 	kid: string;
 	macKey: string;
@@ -80,6 +83,13 @@ export interface CredentialSnapshot {
 	tokenType: string;
 	scopes: Record<Scope, boolean>;
 	clientId: string;
+	region: Region;
+	operationOverride: Operation | 'auto';
+	customUrl: string | null;
+	fixedTs: string | null;
+	nonce: string;
+	nonceFixed: boolean;
+	nonceKind: NonceKind;
 }
 
 /** What put another credential in place of the user's: signing out, a sandbox login, or a preset. */
@@ -427,6 +437,13 @@ export class Playground {
 		this.tokenType = previous.tokenType;
 		this.scopes = { ...previous.scopes };
 		this.clientId = previous.clientId;
+		this.region = previous.region;
+		this.operationOverride = previous.operationOverride;
+		this.customUrl = previous.customUrl;
+		this.fixedTs = previous.fixedTs;
+		this.nonceKind = previous.nonceKind;
+		this.nonce = previous.nonce;
+		this.nonceFixed = previous.nonceFixed;
 		this.replaced = null;
 	}
 
@@ -440,7 +457,14 @@ export class Playground {
 				macAlgorithm: this.macAlgorithm,
 				tokenType: this.tokenType,
 				scopes: { ...this.scopes },
-				clientId: this.clientId
+				clientId: this.clientId,
+				region: this.region,
+				operationOverride: this.operationOverride,
+				customUrl: this.customUrl,
+				fixedTs: this.fixedTs,
+				nonce: this.nonce,
+				nonceFixed: this.nonceFixed,
+				nonceKind: this.nonceKind
 			}
 		};
 	}

@@ -11,6 +11,11 @@ import type { FieldProblem, PlaygroundNote } from './playground.svelte';
 // The words for a problem with an input load with the first one shown (first-use/problem-texts).
 const problemTexts = new Loaded(() => import('./first-use/problem-texts'));
 
+/** Resolves once the words for a problem are in (they load with the first one shown). */
+export function problemTextsLoaded(): Promise<unknown> {
+	return problemTexts.load();
+}
+
 /** A core error in the page's language; "Loading…" for the moment its words take, the first time. */
 export function errorText(error: MacInputError): string {
 	return problemTexts.get()?.macErrorText(error) ?? m.ui_loading();

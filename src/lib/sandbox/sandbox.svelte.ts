@@ -1,7 +1,12 @@
 import { createContext } from 'svelte';
 import { DEMO_ACCOUNTS } from './accounts';
 import type { SandboxService, SandboxSettings } from './service';
-import { initialSnapshot, type InvalidReason, type SandboxToken } from './state';
+import {
+	initialSnapshot,
+	type GivenCredential,
+	type InvalidReason,
+	type SandboxToken
+} from './state';
 
 /**
  * The page's view of the sandbox service: a mirror of its state, kept by subscribing, so the page
@@ -44,6 +49,11 @@ export class Sandbox {
 	 */
 	async login(kid: string): Promise<SandboxToken> {
 		return (await this.service()).login(this.accountFor(kid));
+	}
+
+	/** The visitor's own credential, known to the sandbox from now on (until a reset). */
+	async register(credential: GivenCredential): Promise<SandboxToken> {
+		return (await this.service()).register(credential);
 	}
 
 	/** Whether the sandbox issued this kid (a demo account's, or one of its logins). */

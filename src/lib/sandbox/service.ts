@@ -7,7 +7,9 @@ import { wrap } from '$lib/account-api/envelope';
 import { OPERATIONS, operationAt } from '$lib/account-api/operations';
 import { NonceMemory } from './nonces';
 import {
+	givenToken,
 	initialSnapshot,
+	type GivenCredential,
 	type InvalidReason,
 	type SandboxSnapshot,
 	type SandboxToken
@@ -222,6 +224,21 @@ export class SandboxService {
 		this.#byKid.set(token.kid, token);
 		this.#changed();
 		return { ...token };
+	}
+
+	/**
+	 * Makes a credential the visitor holds one the sandbox knows, as if it had issued it: its kid,
+	 * mac_key, client_id and scopes, replacing what the sandbox held for that kid. A reset forgets it.
+	 */
+	register(credential: GivenCredential): SandboxToken {
+		const token = givenToken(credential);
+		this.#snapshot.tokens = [
+			...this.#snapshot.tokens.filter((held) => held.kid !== token.kid),
+			token
+		];
+		this.#byKid.set(token.kid, token);
+		this.#changed();
+		return { ...token, scopes: [...token.scopes] };
 	}
 
 	/** Back to the first tokens and settings; every nonce forgotten. */

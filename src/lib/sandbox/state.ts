@@ -40,6 +40,37 @@ export interface SandboxSnapshot {
 	failNext: number;
 }
 
+/** A credential the sandbox is given rather than issues (an accounts file, the visitor's own). */
+export interface GivenCredential {
+	kid: string;
+	macKey: string;
+	clientId: string;
+	scopes: readonly string[];
+	revoked?: boolean;
+	/** What it answers with; unset identifiers are made as the demo's are, stable per kid. */
+	identity?: { [Field in keyof Identity]?: string | undefined };
+}
+
+/** The token of a given credential: an account of its own, whose user is named after the kid. */
+export function givenToken(credential: GivenCredential): SandboxToken {
+	const { kid, clientId } = credential;
+	return {
+		kid,
+		macKey: credential.macKey,
+		accountId: kid,
+		clientId,
+		scopes: [...credential.scopes],
+		status: credential.revoked ? 'invalid' : 'valid',
+		...(credential.revoked ? { invalidatedBy: 'revoked' as const } : {}),
+		identity: {
+			openid: credential.identity?.openid ?? openid(clientId, kid),
+			unionid: credential.identity?.unionid ?? unionid('sandbox', kid),
+			name: credential.identity?.name ?? '',
+			avatar: credential.identity?.avatar ?? ''
+		}
+	};
+}
+
 /** The tokens of the demo accounts, as the sandbox first issues them. */
 export function demoTokens(): SandboxToken[] {
 	return DEMO_ACCOUNTS.map((account) => {

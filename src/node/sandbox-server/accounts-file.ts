@@ -1,6 +1,5 @@
 import { SCOPES } from '$lib/account-api/operations';
-import { openid, unionid } from '$lib/sandbox/identifiers';
-import type { SandboxToken } from '$lib/sandbox/state';
+import { givenToken, type SandboxToken } from '$lib/sandbox/state';
 
 /** One account of `--accounts FILE`, as --help (options.ts) documents it. */
 export interface AccountRecord {
@@ -66,23 +65,21 @@ export function readAccounts(text: string, file: string): SandboxToken[] | strin
 		const earlier = kids.get(kid);
 		if (earlier !== undefined) return `${at}: kid is also account ${earlier}'s`;
 		kids.set(kid, index + 1);
-		const clientId = record.client_id as string;
-		tokens.push({
-			kid,
-			macKey: record.mac_key as string,
-			accountId: kid,
-			clientId,
-			scopes: [...(scopes as string[])],
-			status: state === 'active' ? 'valid' : 'invalid',
-			...(state === 'revoked' ? { invalidatedBy: 'revoked' as const } : {}),
-			identity: {
-				// Unset identifiers are made as the demo's are: stable, and per application / vendor.
-				openid: (record.openid as string | undefined) ?? openid(clientId, kid),
-				unionid: (record.unionid as string | undefined) ?? unionid('sandbox', kid),
-				name: (record.name as string | undefined) ?? '',
-				avatar: (record.avatar as string | undefined) ?? ''
-			}
-		});
+		tokens.push(
+			givenToken({
+				kid,
+				macKey: record.mac_key as string,
+				clientId: record.client_id as string,
+				scopes: scopes as string[],
+				revoked: state === 'revoked',
+				identity: {
+					openid: record.openid as string | undefined,
+					unionid: record.unionid as string | undefined,
+					name: record.name as string | undefined,
+					avatar: record.avatar as string | undefined
+				}
+			})
+		);
 	}
 	return tokens;
 }
