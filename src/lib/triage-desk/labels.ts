@@ -204,6 +204,8 @@ export function markdownWords(unit: 'line' | 'entry'): MarkdownWords {
 				numbers
 			),
 		nonces: (count, numbers) => first(m.triage_md_nonces({ count: String(count) }), numbers),
+		headerFormat: (count, numbers) =>
+			first(m.triage_md_header_format({ count: String(count) }), numbers),
 		clients: m.client_summary(),
 		client: m.client_column(),
 		clientsNote: m.client_md_note(),

@@ -176,6 +176,8 @@ export interface MarkdownWords {
 	/** `first`: the first request numbers, or null when none is outside. */
 	clock: (clock: TriageSummary['clock'], first: string | null) => string;
 	nonces: (count: number, first: string | null) => string;
+	/** Requests whose header is not in the spec's form, of every verdict. */
+	headerFormat: (count: number, first: string | null) => string;
 	clients: string;
 	client: string;
 	/** Under the likely clients: on what a client is named, and where each verdict's evidence is. */
@@ -225,6 +227,8 @@ export function englishMarkdownWords(unit: 'line' | 'entry'): MarkdownWords {
 			`ts outside ±${windowSeconds} s of the logged time: ${outsideWindow} of ${withLoggedTime} requests with a logged time (the window is an assumption: the spec does not state it)${first === null ? '' : `; first ${unit}s ${first}`}`,
 		nonces: (count, first) =>
 			`nonce used again by the same kid: ${count}${first === null ? '' : `; first ${unit}s ${first}`}`,
+		headerFormat: (count, first) =>
+			`header not written as the spec shows it (\`MAC id="…",ts="…",nonce="…",mac="…"\`), whatever the verdict, no key included: ${count}${first === null ? '' : `; first ${unit}s ${first}`}`,
 		clients: 'Likely clients',
 		client: 'Likely client',
 		clientsNote:
@@ -337,6 +341,8 @@ export function summaryMarkdown(summary: TriageSummary, options: MarkdownOptions
 		`- ${words.clock(clock, clock.outsideWindow > 0 ? examples(summary, 'clock') : null)}`,
 		`- ${words.nonces(summary.noncesReused, summary.noncesReused > 0 ? examples(summary, 'nonce') : null)}`
 	);
+	if (summary.headerFormat > 0)
+		out.push(`- ${words.headerFormat(summary.headerFormat, examples(summary, 'header-format'))}`);
 	if (summary.clients.length > 0) {
 		const clientLabel = options.clientLabel ?? ((id: string) => `\`${id}\``);
 		out.push(

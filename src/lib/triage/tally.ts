@@ -192,6 +192,7 @@ export class Tally {
 	#outsideWindow = 0;
 	#withLoggedTime = 0;
 	#noncesReused = 0;
+	#headerFormat = 0;
 	/** Readable requests per likely client's group (the clients it names: 8 bits). */
 	#clients = new Float64Array(256);
 	#skipped = 0;
@@ -244,6 +245,10 @@ export class Tally {
 			this.#noncesReused += 1;
 			this.#example('nonce', record.number);
 		}
+		if (record.headerFormat === true) {
+			this.#headerFormat += 1;
+			this.#example('header-format', record.number);
+		}
 		if (record.verdict === 'unreadable') return;
 		(this.#clients[clientGroup(record.client)] as number) += 1;
 		let kid = this.#kids.get(record.kid);
@@ -276,6 +281,7 @@ export class Tally {
 				windowSeconds: this.windowSeconds
 			},
 			noncesReused: this.#noncesReused,
+			headerFormat: this.#headerFormat,
 			clients: this.#clientCounts(),
 			unreadable: byCount(this.#unreadable).map(({ key, count }) => ({ code: key, count }))
 		};
@@ -319,6 +325,7 @@ export class Tally {
 			refusals: counts.refusals,
 			clock: counts.clock,
 			noncesReused: counts.noncesReused,
+			headerFormat: counts.headerFormat,
 			clients: counts.clients,
 			unreadable: counts.unreadable,
 			kids: [...this.#kids.values()].sort(
@@ -348,6 +355,7 @@ export class Tally {
 		this.#outsideWindow += part.clock.outsideWindow;
 		this.#withLoggedTime += part.clock.withLoggedTime;
 		this.#noncesReused += part.noncesReused;
+		this.#headerFormat += part.headerFormat ?? 0;
 		this.#skipped += part.skipped;
 		for (const { id, count } of part.clients) (this.#clients[clientGroupOf(id)] as number) += count;
 		for (const { kid, requests, mismatches, noKey } of part.kids) {

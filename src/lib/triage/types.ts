@@ -55,6 +55,11 @@ export interface VerdictRecord {
 	client: number;
 	/** Why it could not be read, for 'unreadable'. */
 	unreadable: Unreadable | null;
+	/**
+	 * True when its Authorization header is not written as the spec shows it (header-format.ts), of
+	 * whatever verdict: a request of a kid with no key says so too. Absent otherwise.
+	 */
+	headerFormat?: true;
 }
 
 export interface KidCount {
@@ -91,6 +96,8 @@ export interface TriageSummary {
 	clock: { outsideWindow: number; withLoggedTime: number; windowSeconds: number };
 	/** Requests that reuse a nonce an earlier request of the same kid used. */
 	noncesReused: number;
+	/** Requests whose header is not written as the spec shows it, of every verdict (no key too). */
+	headerFormat: number;
 	/**
 	 * Readable requests per likely client, most first: a client's id or 'unknown' (see
 	 * $lib/diagnosis/likely-client).
@@ -122,6 +129,7 @@ export type TriageCounts = Pick<
 	| 'refusals'
 	| 'clock'
 	| 'noncesReused'
+	| 'headerFormat'
 	| 'clients'
 	| 'unreadable'
 >;
