@@ -1,0 +1,27 @@
+// The /triage Summary names the requests whose header is not in the spec's form, of any verdict
+// (a kid with no key included), where there are any.
+import { render, screen } from '@testing-library/svelte';
+import { describe, expect, it } from 'vitest';
+import SummaryTable from '$lib/triage-desk/SummaryTable.svelte';
+import { NO_COUNTS } from '$lib/triage-desk/desk.svelte';
+
+describe('Summary, header format', () => {
+	it('shows the count of headers not in the spec form', () => {
+		render(SummaryTable, {
+			props: {
+				counts: { ...NO_COUNTS, groups: { ...NO_COUNTS.groups, 'no-key': 2 }, headerFormat: 1 },
+				live: false
+			}
+		});
+		const summary = screen.getByRole('table', { name: 'Summary' });
+		expect(summary).toBeTruthy();
+		expect(
+			screen.getByRole('row', { name: "header not in the spec's form (any verdict) 1" })
+		).toBeTruthy();
+	});
+
+	it('has no such row when every header is in the spec form', () => {
+		render(SummaryTable, { props: { counts: NO_COUNTS, live: false } });
+		expect(screen.queryByRole('row', { name: /header not in the spec's form/ })).toBeNull();
+	});
+});
