@@ -24,4 +24,22 @@ describe('Summary, header format', () => {
 		render(SummaryTable, { props: { counts: NO_COUNTS, live: false } });
 		expect(screen.queryByRole('row', { name: /header not in the spec's form/ })).toBeNull();
 	});
+
+	it('lists under "no key for kid" what those requests show without the key', () => {
+		render(SummaryTable, {
+			props: {
+				counts: {
+					...NO_COUNTS,
+					groups: { ...NO_COUNTS.groups, 'no-key': 3 },
+					keyless: [
+						{ id: 'mac-hex-sha1', count: 2 },
+						{ id: 'ts-milliseconds', count: 1 }
+					]
+				},
+				live: false
+			}
+		});
+		expect(screen.getByRole('row', { name: 'mac: 40 hex digits (SHA-1 in hex) 2' })).toBeTruthy();
+		expect(screen.getByRole('row', { name: 'ts in milliseconds (13 digits) 1' })).toBeTruthy();
+	});
 });

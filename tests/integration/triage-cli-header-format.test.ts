@@ -39,7 +39,13 @@ beforeAll(async () => {
 		[
 			line('kid-with-key', 'bm9uY2Ux', (header) => header),
 			line('kid-without-key', 'bm9uY2Uy', (header) => header),
-			line('other-kid', 'bm9uY2Uz', (header) => header.replaceAll('"', "'"))
+			line('other-kid', 'bm9uY2Uz', (header) => header.replaceAll('"', "'")),
+			// No key, and a mac of 40 hex digits and a ts in milliseconds: told without the key.
+			line('hex-kid', 'bm9uY2U0', (header) =>
+				header
+					.replace(/mac="[^"]*"/, `mac="${'ab'.repeat(20)}"`)
+					.replace(/ts="(\d+)"/, 'ts="$1123"')
+			)
 		].join('\n') + '\n'
 	);
 });
@@ -56,6 +62,7 @@ describe('triage CLI, header format', () => {
 		]);
 		expect(clean.code).toBe(0);
 		expect(clean.stdout).not.toContain('header not written as the spec shows it');
+		expect(clean.stdout).not.toContain('what the requests alone show');
 	});
 
 	it('exits 1 for a kid with no key whose header is in single quotes, and says which line', async () => {
@@ -68,7 +75,11 @@ describe('triage CLI, header format', () => {
 		]);
 		expect(ran.stderr).toBe('');
 		expect(ran.code).toBe(1);
-		expect(ran.stdout).toContain('| no key for kid | 2 |');
+		expect(ran.stdout).toContain('| no key for kid | 3 |');
 		expect(ran.stdout).toMatch(/header not written as the spec shows it .*: 1; first lines 3/);
+		// What the requests of kids with no key show alone, each with its line.
+		expect(ran.stdout).toContain('## No key for kid: what the requests alone show');
+		expect(ran.stdout).toContain('| ts in milliseconds (13 digits) | 1 | 4 |');
+		expect(ran.stdout).toContain('| mac: 40 hex digits (SHA-1 in hex) | 1 | 4 |');
 	});
 });

@@ -2,7 +2,7 @@
 // digests made here by node:crypto in every form people send them; and the request's other findings.
 import { createHash, createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { findingsWithoutKey, macShape } from '$lib/diagnosis/without-key';
+import { findingsWithoutKey, keylessFindings, macShape, tsUnits } from '$lib/diagnosis/without-key';
 import { headerFormatOf } from '$lib/read/header-format';
 import { clockCheck } from '$lib/diagnosis/clock-check';
 
@@ -139,5 +139,35 @@ describe('findingsWithoutKey', () => {
 		});
 		expect(found[0]?.key).toBe('verify_found_header_format');
 		expect(found[0]?.params).toMatchObject({ seen: expect.stringContaining("id='k'") });
+	});
+});
+
+describe('tsUnits and keylessFindings (the triage of a kid with no key)', () => {
+	it.each([
+		['1764320000', 'seconds'],
+		['0964320000', 'seconds'],
+		['1764320000123', 'milliseconds'],
+		['1764320000.5', 'float'],
+		['1764320000.', 'other'],
+		['2025-11-28T08:53:20Z', 'other'],
+		['', 'other']
+	])('%s is %s', (ts, units) => {
+		expect(tsUnits(ts)).toBe(units);
+	});
+
+	it('names nothing for a request the service would take as it looks', () => {
+		expect(keylessFindings('1764320000', raw1.toString('base64'))).toEqual([]);
+	});
+
+	it('names the ts units and the mac shape otherwise', () => {
+		expect(keylessFindings('1764320000123', raw1.toString('hex'))).toEqual([
+			'ts-milliseconds',
+			'mac-hex-sha1'
+		]);
+		expect(keylessFindings('1764320000.25', raw256.toString('base64'))).toEqual([
+			'ts-float',
+			'mac-base64-sha256'
+		]);
+		expect(keylessFindings('x'.repeat(1_000_000), '')).toEqual(['ts-other', 'mac-other']);
 	});
 });

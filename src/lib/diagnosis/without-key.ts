@@ -84,6 +84,43 @@ function regionOfHost(host: string): Region | undefined {
 	);
 }
 
+/** A ts's units: whole seconds as the spec asks, milliseconds, seconds with a fraction, or other. */
+export type TsUnits = 'seconds' | 'milliseconds' | 'float' | 'other';
+
+export function tsUnits(ts: string): TsUnits {
+	if (isMillisecondsTs(ts)) return 'milliseconds';
+	if (isTimestamp(ts)) return 'seconds';
+	return FLOAT_SECONDS.test(ts) ? 'float' : 'other';
+}
+
+/**
+ * What a request of a kid with no key shows that the service would not take, as ids (the triage
+ * counts them): its ts's units other than seconds (`ts-…`) and its mac's shape other than a
+ * padded Base64 HMAC-SHA-1 (`mac-…`). Empty for a request that shows nothing of the kind.
+ */
+export function keylessFindings(ts: string, mac: string): KeylessId[] {
+	const ids: KeylessId[] = [];
+	const units = tsUnits(ts);
+	if (units !== 'seconds') ids.push(`ts-${units}`);
+	const shape = macShape(mac);
+	if (shape !== 'base64-sha1') ids.push(`mac-${shape}`);
+	return ids;
+}
+
+/** Every id keylessFindings gives, in the order the Summary lists them. */
+export const KEYLESS_IDS = [
+	'ts-milliseconds',
+	'ts-float',
+	'ts-other',
+	'mac-base64-sha1-unpadded',
+	'mac-base64url-sha1',
+	'mac-hex-sha1',
+	'mac-base64-sha256',
+	'mac-hex-sha256',
+	'mac-other'
+] as const;
+export type KeylessId = (typeof KEYLESS_IDS)[number];
+
 /**
  * The findings the request alone supports, in the order of the base string's lines, then the mac:
  * the header's format, ts's units, the URL's port, host and client_id.
@@ -93,9 +130,10 @@ export function findingsWithoutKey(request: RequestSeen): Text[] {
 	if (request.headerFormat)
 		found.push(text('verify_found_header_format', { seen: request.headerFormat.seen }));
 	const { ts, mac } = request.authorization;
-	if (isMillisecondsTs(ts)) found.push(text('verify_found_ts_milliseconds', { ts }));
-	else if (FLOAT_SECONDS.test(ts)) found.push(text('verify_found_ts_float', { ts }));
-	else if (!isTimestamp(ts))
+	const units = tsUnits(ts);
+	if (units === 'milliseconds') found.push(text('verify_found_ts_milliseconds', { ts }));
+	else if (units === 'float') found.push(text('verify_found_ts_float', { ts }));
+	else if (units === 'other')
 		found.push(text('verify_found_ts_not_seconds', { ts: ts.slice(0, 30) }));
 	// The window, for a ts of seconds (one in other units is refused whatever the time): judged
 	// against the time the request was sent, or said to be unchecked, with what to ask for.

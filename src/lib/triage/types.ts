@@ -1,5 +1,6 @@
 // What triage reads, decides and reports: plain data in no language, so that the worker can post it,
 // the page can render it in English or Chinese, and the command line can print it.
+import type { KeylessId } from '$lib/diagnosis/without-key';
 import type { UriForm } from '$lib/mac';
 import type { Refusal } from '$lib/diagnosis/service-answer';
 import type { SentAt } from '$lib/read/sent-at';
@@ -99,6 +100,11 @@ export interface TriageSummary {
 	/** Requests whose header is not written as the spec shows it, of every verdict (no key too). */
 	headerFormat: number;
 	/**
+	 * Requests of a kid with no key, by what the request alone shows the service would not take
+	 * (ts not in seconds, a mac not shaped as a Base64 HMAC-SHA-1: keylessFindings), most first.
+	 */
+	keyless: { id: KeylessId; count: number }[];
+	/**
 	 * Readable requests per likely client, most first: a client's id or 'unknown' (see
 	 * $lib/diagnosis/likely-client).
 	 */
@@ -130,6 +136,7 @@ export type TriageCounts = Pick<
 	| 'clock'
 	| 'noncesReused'
 	| 'headerFormat'
+	| 'keyless'
 	| 'clients'
 	| 'unreadable'
 >;
