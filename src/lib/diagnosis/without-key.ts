@@ -107,7 +107,7 @@ export function keylessFindings(ts: string, mac: string): KeylessId[] {
 	return ids;
 }
 
-/** Every id keylessFindings gives, in the order the Summary lists them. */
+/** Every id keylessFindings gives (the Summary lists them most first). */
 export const KEYLESS_IDS = [
 	'ts-milliseconds',
 	'ts-float',
