@@ -318,6 +318,14 @@ export class VerdictColumns {
 		);
 	}
 
+	/** Whether its Authorization header is not written as the spec shows it (of any verdict). */
+	headerFormat(index: number): boolean {
+		const row = this.#find(index);
+		return (
+			(((this.#batches[this.#batch] as VerdictBatch).flags[row] as number) & HEADER_FORMAT) !== 0
+		);
+	}
+
 	/** Whether an earlier request used its kid and nonce. */
 	nonceReused(index: number): boolean {
 		const row = this.#find(index);
