@@ -16,7 +16,9 @@ describe('Summary, header format', () => {
 		const summary = screen.getByRole('table', { name: 'Summary' });
 		expect(summary).toBeTruthy();
 		expect(
-			screen.getByRole('row', { name: "header not in the spec's form (any verdict, no key included) 1" })
+			screen.getByRole('row', {
+				name: "header not in the spec's form (any verdict, no key included) 1"
+			})
 		).toBeTruthy();
 	});
 
