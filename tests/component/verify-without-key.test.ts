@@ -38,4 +38,30 @@ describe('/verify without the mac_key', () => {
 		const waiting = screen.getByText(/^Waiting for .*the mac_key/);
 		expect(list.compareDocumentPosition(waiting) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
 	});
+
+	it('says the window cannot be checked without a send time, in the list, and names the deployment', async () => {
+		const desk = new VerifyDesk();
+		render(WithVerifyDesk, {
+			props: { desk, component: VerdictView as Component<Record<string, unknown>>, props: {} }
+		});
+		desk.signedRequest = `Authorization: MAC id="kid-2",ts="${Math.floor(Date.now() / 1000)}",nonce="bm9uY2U=",mac="${'A'.repeat(27)}="`;
+		desk.customUrl = 'https://open.tapapis.com/account/profile/v1?client_id=abc';
+		const list = await until(
+			() => screen.queryByRole('list', { name: 'What the request shows without the key' }),
+			(found) => found !== null
+		);
+		if (list === null) throw new Error('no findings');
+		const items = within(list)
+			.getAllByRole('listitem')
+			.map((item) => item.textContent ?? '');
+		expect(items).toEqual([
+			expect.stringMatching(
+				/^ts and the window: .*cannot be checked\. Ask the customer when they sent it/
+			),
+			expect.stringMatching(/^The host open\.tapapis\.com is the overseas deployment's/),
+			expect.stringMatching(/^The mac has the shape of a Base64 HMAC-SHA-1 \(28 characters/)
+		]);
+		// The clock's line is in the list, not said twice.
+		expect(screen.queryByText(/^Clock:/)).toBeNull();
+	});
 });

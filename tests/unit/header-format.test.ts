@@ -2,8 +2,8 @@
 // values read as meant: never "no key" for a kid in single quotes, never a plain match.
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { headerFormatOf, recoveredParams } from '$lib/read/header-format';
-import { parseAuthorization } from '$lib/mac';
+import { headerFormatOf, readAsMeant, recoveredParams } from '$lib/read/header-format';
+import { MacInputError, parseAuthorization } from '$lib/mac';
 import { parseSignedRequest } from '$lib/read/parse-signed-request';
 import { refusalOf } from '$lib/diagnosis/service-answer';
 import { triage } from '$lib/triage';
@@ -35,7 +35,12 @@ describe('headerFormatOf', () => {
 		['Mac for MAC', spec.replace('MAC', 'Mac'), 'scheme'],
 		['upper-case names', spec.replace('id=', 'ID='), 'name-case'],
 		['blanks around =', spec.replace('ts=', 'ts = '), 'spacing'],
-		['two spaces after a comma', spec.replace(',ts', ',  ts'), 'spacing']
+		['two spaces after a comma', spec.replace(',ts', ',  ts'), 'spacing'],
+		['a tab after a comma', spec.replace(',ts', ',\tts'), 'spacing'],
+		['a part twice', `${spec},id="${KID}"`, 'repeated'],
+		['a part twice, the name in upper case', `${spec},ID="${KID}"`, 'repeated'],
+		['a part the spec does not name', `${spec},realm="x"`, 'unknown-part'],
+		['a draft-0 bodyhash', spec.replace(',mac', ',bodyhash="aGFzaA==",mac'), 'unknown-part']
 	])('%s: %s', (_, header, issue) => {
 		const format = headerFormatOf(header);
 		expect(format?.issues).toContain(issue);
@@ -51,8 +56,11 @@ describe('headerFormatOf', () => {
 		const sizes = [50_000, 800_000];
 		const times = sizes.map((size) => {
 			const header = `MAC id=${"'".repeat(size)},ts=${' '.repeat(size)}"${'\\'.repeat(size)}`;
+			// Parts by the thousand, each unknown or repeated: read and passed over, one pass.
+			const parts = `MAC ${'x="",id="k",'.repeat(size / 10)}ts="1",nonce="n",mac="m"`;
 			const start = performance.now();
 			headerFormatOf(header);
+			expect(readAsMeant(parts).params.id).toBe('k');
 			return performance.now() - start;
 		});
 		// 16x the input: a quadratic reader takes 256x; allow for the noise of a busy machine.
@@ -61,6 +69,49 @@ describe('headerFormatOf', () => {
 });
 
 describe('values read as meant', () => {
+	const meant = { id: KID, ts: TS, nonce: NONCE, mac: MAC };
+
+	it.each([
+		['the spec form', spec],
+		['single quotes', spec.replaceAll('"', "'")],
+		['typographic quotes', spec.replace(/="([^"]*)"/g, '=\u201c$1\u201d')],
+		['no quotes', spec.replaceAll('"', '')],
+		['Mac for MAC, with a header name', `authorization: ${spec.replace('MAC', 'mac')}`],
+		['blanks', spec.replace('ts=', 'ts = ').replace(',nonce', ',   nonce')],
+		['a part twice with one value', `${spec},ts="${TS}"`],
+		['a part the spec does not name', `${spec}, realm="account"`]
+	])('%s', (_, header) => {
+		expect(readAsMeant(header).params).toEqual(meant);
+	});
+
+	it('keeps ext, which is judged as a refusal of its own', () => {
+		const { params, format } = readAsMeant(`${spec},ext="x"`);
+		expect(format).toBeNull();
+		expect(params.ext).toBe('x');
+	});
+
+	it.each([
+		['a part twice with two values', `${spec},ts="${TS}0"`, 'header_repeated'],
+		['a part missing', spec.replace(/,mac="[^"]*"/, ''), 'header_missing'],
+		[
+			'a part missing, quotes of another kind',
+			spec.replace(/,mac="[^"]*"/, '').replaceAll('"', "'"),
+			'header_missing'
+		]
+	])('cannot recover %s: the reader says why', (_, header, code) => {
+		expect(() => readAsMeant(header)).toThrow(MacInputError);
+		try {
+			readAsMeant(header);
+		} catch (error) {
+			expect((error as MacInputError).code).toBe(code);
+		}
+	});
+
+	it('the core alone still refuses a part twice and an unknown part', () => {
+		expect(() => parseAuthorization(`${spec},ts="${TS}"`)).toThrow(MacInputError);
+		expect(() => parseAuthorization(`${spec},realm="x"`)).toThrow(MacInputError);
+	});
+
 	it('takes single and typographic quotes off the values', () => {
 		const single = parseAuthorization(spec.replaceAll('"', "'"));
 		expect(single.id).toBe(`'${KID}'`);
@@ -95,15 +146,20 @@ describe('values read as meant', () => {
 
 describe('triage of a header not in the spec form', () => {
 	it('is refused for its format, not filed under "no key", nor a match', async () => {
-		const lines = [spec, spec.replaceAll('"', "'"), spec.replace('MAC', 'Mac')].map(
-			(authorization) =>
-				JSON.stringify({
-					time: '2025-11-28T08:53:20Z',
-					method: 'GET',
-					url: URL_,
-					status: 200,
-					authorization
-				})
+		const lines = [
+			spec,
+			spec.replaceAll('"', "'"),
+			spec.replace('MAC', 'Mac'),
+			`${spec},id="${KID}"`,
+			`${spec}, realm="account"`
+		].map((authorization) =>
+			JSON.stringify({
+				time: '2025-11-28T08:53:20Z',
+				method: 'GET',
+				url: URL_,
+				status: 200,
+				authorization
+			})
 		);
 		// A nonce of its own for each request (a nonce used again is a refusal of its own).
 		const signed = lines.map((line, index) => {
@@ -119,10 +175,10 @@ describe('triage of a header not in the spec form', () => {
 		const summary = await triage(new Blob([signed.join('\n') + '\n']).stream(), `${KID} ${KEY}`, {
 			nowMs: Date.parse('2025-11-28T08:53:30Z')
 		});
-		expect(summary.requests).toBe(3);
+		expect(summary.requests).toBe(5);
 		expect(summary.groups.match).toBe(1);
 		expect(summary.groups['no-key']).toBe(0);
-		expect(summary.groups.refused).toBe(2);
-		expect(summary.refusals).toEqual([{ id: 'header-format', count: 2 }]);
+		expect(summary.groups.refused).toBe(4);
+		expect(summary.refusals).toEqual([{ id: 'header-format', count: 4 }]);
 	});
 });

@@ -1,6 +1,7 @@
 // The triage page's state (src/lib/triage-desk): a run in the real triage worker code over a real
 // message channel, the Summary's counts as they come, the Verdicts' filters and sort, what the
 // exports hold and the hand-over of one verdict to /verify.
+import { createHmac } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import {
 	verdictsCsv,
@@ -112,6 +113,36 @@ describe('TriageDesk', () => {
 		);
 		desk.kidFilter = 'no kid is called this';
 		expect([...desk.rows]).toEqual([]);
+	});
+
+	it('counts and filters the headers not in the spec form, a kid with no key included', async () => {
+		const url = 'https://open.tapapis.cn/account/basic-info/v1?client_id=abc';
+		const line = (kid: string, nonce: string, quote: string) => {
+			// Signed by node:crypto over the spec's seven lines, not by our core.
+			const mac = createHmac('sha1', 'format-key')
+				.update(
+					`1764320000\n${nonce}\nGET\n/account/basic-info/v1?client_id=abc\nopen.tapapis.cn\n443\n\n`
+				)
+				.digest('base64');
+			const q = (value: string) => `${quote}${value}${quote}`;
+			const authorization = `MAC id=${q(kid)},ts=${q('1764320000')},nonce=${q(nonce)},mac=${q(mac)}`;
+			return JSON.stringify({ method: 'GET', url, authorization });
+		};
+		const desk = await ranDesk({
+			text: [
+				line('kid-format', 'bm9uY2Ux', '"'),
+				line('kid-format', 'bm9uY2Uy', "'"),
+				line('kid-without-key', 'bm9uY2Uz', "'"),
+				line('kid-without-key', 'bm9uY2U0', '"')
+			].join('\n'),
+			keys: 'kid-format format-key'
+		});
+		expect(desk.counts?.headerFormat).toBe(2);
+		desk.groupFilter = 'header-format';
+		expect([...desk.rows].map((row) => [row.number, row.verdict])).toEqual([
+			[2, 'refused'],
+			[3, 'no-key']
+		]);
 	});
 
 	it('sorts by a column, ties in file order; the same column again turns the order round', async () => {

@@ -3,7 +3,14 @@
 // request shows.
 import { isTimestamp } from '$lib/mac';
 import { text, type Text } from '$lib/i18n/text';
-import { DEPLOYMENTS, REGIONS } from '$lib/account-api/deployments';
+import {
+	BASE_URLS,
+	DEPLOYMENTS,
+	REGIONS,
+	hostsOf,
+	type Region
+} from '$lib/account-api/deployments';
+import type { ClockCheck } from './clock-check';
 import type { HeaderFormat } from '$lib/read/header-format';
 import { isMillisecondsTs } from './service-answer';
 
@@ -55,7 +62,64 @@ export interface RequestSeen {
 	authorization: { ts: string; mac: string };
 	url?: string | undefined;
 	headerFormat?: HeaderFormat | undefined;
+	/**
+	 * clockCheck of the ts: against the time the request was sent where the paste says it, or
+	 * saying the window cannot be checked (and what to ask for) where it does not.
+	 */
+	clock?: ClockCheck | null | undefined;
 }
+
+/** A ts of whole seconds with a fraction (`1764320000.123`: Python's time.time(), PHP's microtime(true)). */
+const FLOAT_SECONDS = /^\d{1,15}\.\d{1,9}$/;
+
+const REGION_TEXTS = {
+	domestic: 'verify_found_host_domestic',
+	overseas: 'verify_found_host_overseas'
+} as const satisfies Record<Region, string>;
+
+/** The deployment a host belongs to: its host in this build (BASE_URLS) or its default host. */
+function regionOfHost(host: string): Region | undefined {
+	return REGIONS.find(
+		(region) => DEPLOYMENTS[region].host === host || hostsOf([BASE_URLS[region]]).includes(host)
+	);
+}
+
+/** A ts's units: whole seconds as the spec asks, milliseconds, seconds with a fraction, or other. */
+export type TsUnits = 'seconds' | 'milliseconds' | 'float' | 'other';
+
+export function tsUnits(ts: string): TsUnits {
+	if (isMillisecondsTs(ts)) return 'milliseconds';
+	if (isTimestamp(ts)) return 'seconds';
+	return FLOAT_SECONDS.test(ts) ? 'float' : 'other';
+}
+
+/**
+ * What a request of a kid with no key shows that the service would not take, as ids (the triage
+ * counts them): its ts's units other than seconds (`ts-…`) and its mac's shape other than a
+ * padded Base64 HMAC-SHA-1 (`mac-…`). Empty for a request that shows nothing of the kind.
+ */
+export function keylessFindings(ts: string, mac: string): KeylessId[] {
+	const ids: KeylessId[] = [];
+	const units = tsUnits(ts);
+	if (units !== 'seconds') ids.push(`ts-${units}`);
+	const shape = macShape(mac);
+	if (shape !== 'base64-sha1') ids.push(`mac-${shape}`);
+	return ids;
+}
+
+/** Every id keylessFindings gives (the Summary lists them most first). */
+export const KEYLESS_IDS = [
+	'ts-milliseconds',
+	'ts-float',
+	'ts-other',
+	'mac-base64-sha1-unpadded',
+	'mac-base64url-sha1',
+	'mac-hex-sha1',
+	'mac-base64-sha256',
+	'mac-hex-sha256',
+	'mac-other'
+] as const;
+export type KeylessId = (typeof KEYLESS_IDS)[number];
 
 /**
  * The findings the request alone supports, in the order of the base string's lines, then the mac:
@@ -66,9 +130,14 @@ export function findingsWithoutKey(request: RequestSeen): Text[] {
 	if (request.headerFormat)
 		found.push(text('verify_found_header_format', { seen: request.headerFormat.seen }));
 	const { ts, mac } = request.authorization;
-	if (isMillisecondsTs(ts)) found.push(text('verify_found_ts_milliseconds', { ts }));
-	else if (!isTimestamp(ts))
+	const units = tsUnits(ts);
+	if (units === 'milliseconds') found.push(text('verify_found_ts_milliseconds', { ts }));
+	else if (units === 'float') found.push(text('verify_found_ts_float', { ts }));
+	else if (units === 'other')
 		found.push(text('verify_found_ts_not_seconds', { ts: ts.slice(0, 30) }));
+	// The window, for a ts of seconds (one in other units is refused whatever the time): judged
+	// against the time the request was sent, or said to be unchecked, with what to ask for.
+	else if (request.clock) found.push(text('verify_found_window', { check: request.clock.message }));
 	if (request.url !== undefined) {
 		let url: URL | null;
 		try {
@@ -82,10 +151,14 @@ export function findingsWithoutKey(request: RequestSeen): Text[] {
 			if (written) found.push(text('verify_found_port', { port: written[1] ?? '' }));
 			const host = url.hostname.toLowerCase();
 			const legacy = REGIONS.find((region) => DEPLOYMENTS[region].legacyHost === host);
+			const region = regionOfHost(host);
 			if (legacy !== undefined)
 				found.push(text('verify_found_host_legacy', { host, current: DEPLOYMENTS[legacy].host }));
-			else if (!REGIONS.some((region) => DEPLOYMENTS[region].host === host))
-				found.push(text('verify_found_host_unknown', { host: host.slice(0, 80) }));
+			else if (region !== undefined) {
+				// Which deployment the customer's SDK was initialized for, the request does not show.
+				const other = REGIONS.find((each) => each !== region) ?? region;
+				found.push(text(REGION_TEXTS[region], { host, other: DEPLOYMENTS[other].host }));
+			} else found.push(text('verify_found_host_unknown', { host: host.slice(0, 80) }));
 			if (!url.searchParams.has('client_id')) found.push(text('verify_found_no_client_id'));
 		}
 	}

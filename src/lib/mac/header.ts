@@ -129,9 +129,16 @@ function readParam(
 
 /**
  * Reads a MAC Authorization header as people paste it: with or without `Authorization:`, `,` or `, `,
- * wrapped across lines, values quoted or bare, the parts in any order; a value may hold `:` and `=`. Throws a MacInputError saying what is wrong.
+ * wrapped across lines, values quoted or bare, the parts in any order; a value may hold `:` and `=`.
+ * Throws a MacInputError saying what is wrong. With `passOver` (for a reader that says how the header
+ * departs from the spec's form, $lib/read/header-format.ts), a part of an unknown name and a part
+ * written twice with the same value are passed over; a part twice with two values still throws, as
+ * which one the service would take, nothing says.
  */
-export function parseAuthorization(header: string): MacHeaderParams {
+export function parseAuthorization(
+	header: string,
+	options: { passOver?: boolean } = {}
+): MacHeaderParams {
 	requireText('Authorization', header);
 	let text = header.trim().replace(/^authorization\s*:\s*/i, '');
 	const scheme = /^([A-Z][\w-]*)\s+/i.exec(text);
@@ -152,13 +159,14 @@ export function parseAuthorization(header: string): MacHeaderParams {
 			? param.value.replace(/\\(.)/g, '$1').replace(/\r?\n[ \t]*/g, '')
 			: param.value;
 		if (!KNOWN.has(name)) {
-			headerError({
-				code: 'header_unknown_param',
-				params: { name, draft0: name === 'bodyhash' }
-			});
-		}
-		if (found.has(name)) headerError({ code: 'header_repeated', params: { name } });
-		found.set(name, value);
+			if (options.passOver !== true)
+				headerError({
+					code: 'header_unknown_param',
+					params: { name, draft0: name === 'bodyhash' }
+				});
+		} else if (!found.has(name)) found.set(name, value);
+		else if (options.passOver !== true || found.get(name) !== value)
+			headerError({ code: 'header_repeated', params: { name } });
 		if (param.last) break;
 		at = param.next;
 	}

@@ -3,16 +3,22 @@
 // parseAuthorization reads more than that (bare values, `mac` for `MAC`, blanks around `=`), as
 // people paste it; whether the service reads those forms, the spec does not say, so every reader
 // that verifies such a header says so as a finding ("header format") beside its verdict.
-import type { MacHeaderParams } from '$lib/mac';
+import { parseAuthorization, type MacHeaderParams } from '$lib/mac';
 
 /**
  * - 'scheme': the scheme is not written `MAC` (e.g. `Mac`, `mac`);
  * - 'other-quotes': a value in single or typographic quotes, which the reader takes into the value;
  * - 'unquoted': a value with no quotes at all;
  * - 'name-case': a part's name not in lower case (`ID=`);
- * - 'spacing': blanks around `=`, two or more after a comma, or a line break between parts.
+ * - 'spacing': blanks around `=`, two or more after a comma, or a line break between parts;
+ * - 'repeated': a part written twice (read as meant only when both times it holds the same value);
+ * - 'unknown-part': a part the spec does not name (§5.2 names id, ts, nonce and mac), passed over.
  */
-export type HeaderFormatIssue = 'scheme' | 'other-quotes' | 'unquoted' | 'name-case' | 'spacing';
+export type HeaderFormatIssue =
+	'scheme' | 'other-quotes' | 'unquoted' | 'name-case' | 'spacing' | 'repeated' | 'unknown-part';
+
+/** The parts the reader knows: the spec's four, and ext (an ext part is judged as such elsewhere). */
+const KNOWN_PARTS = new Set(['id', 'ts', 'nonce', 'mac', 'ext']);
 
 export interface HeaderFormat {
 	issues: HeaderFormatIssue[];
@@ -50,6 +56,8 @@ export function headerFormatOf(header: string): HeaderFormat | null {
 	};
 	if (text.slice(0, 3).toUpperCase() !== 'MAC' || !BLANK.test(text.charAt(3))) return null;
 	if (text.slice(0, 3) !== 'MAC') note('scheme', 0);
+	// At most the five known names are kept: past them every name is unknown or repeated.
+	const names = new Set<string>();
 	let at = 3;
 	if (text.charAt(at) !== ' ' || BLANK.test(text.charAt(at + 1))) note('spacing', at);
 	while (at < text.length && BLANK.test(text.charAt(at))) at++;
@@ -59,6 +67,10 @@ export function headerFormatOf(header: string): HeaderFormat | null {
 		const name = text.slice(nameAt, at);
 		if (name === '') return issues.size === 0 ? null : { issues: [...issues], seen };
 		if (name !== name.toLowerCase()) note('name-case', nameAt);
+		const lower = name.toLowerCase();
+		if (!KNOWN_PARTS.has(lower)) note('unknown-part', nameAt);
+		else if (names.has(lower)) note('repeated', nameAt);
+		else names.add(lower);
 		let blanks = false;
 		while (at < text.length && BLANK.test(text.charAt(at))) {
 			at++;
@@ -116,4 +128,19 @@ export function recoveredParams(params: MacHeaderParams): MacHeaderParams {
 	};
 	if (params.ext !== undefined) recovered.ext = unwrapped(params.ext);
 	return recovered;
+}
+
+/**
+ * Reads an Authorization header as the customer meant it: the core's reader, and where the header
+ * departs from the spec's form (headerFormatOf says how), its values without quotes of another kind,
+ * a part written twice with one value read once, an unknown part passed over. Throws the core's
+ * MacInputError where the values cannot be recovered (a part missing, or twice with two values).
+ */
+export function readAsMeant(header: string): {
+	params: MacHeaderParams;
+	format: HeaderFormat | null;
+} {
+	const format = headerFormatOf(header);
+	if (format === null) return { params: parseAuthorization(header), format };
+	return { params: recoveredParams(parseAuthorization(header, { passOver: true })), format };
 }

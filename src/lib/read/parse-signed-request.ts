@@ -1,12 +1,11 @@
 // Stage 1, the paste: what a customer sent (a header, curl, a raw request, a HAR, fetch or
 // PowerShell) read into the signing inputs it carries, by the reader of its format.
-import { headerFormatOf, recoveredParams, type HeaderFormat } from './header-format';
+import { readAsMeant, type HeaderFormat } from './header-format';
 import { text as t, type Text } from '$lib/i18n/text';
 import {
 	MacInputError,
 	attempt,
 	type Outcome,
-	parseAuthorization,
 	requestTarget,
 	writtenTarget,
 	type MacHeaderParams,
@@ -269,9 +268,7 @@ function fromLogged(format: LoggedFormat, logged: LoggedRequest): SignedRequest 
 function readRequest(text: string): SignedRequest {
 	const kind = detectKind(text);
 	if (kind === 'header') {
-		const format = headerFormatOf(text);
-		const read = parseAuthorization(text);
-		const authorization = format === null ? read : recoveredParams(read);
+		const { params: authorization, format } = readAsMeant(text);
 		const understood: Text[] = [t('paste_from_header')];
 		if (authorization.ext !== undefined) understood.push(t('paste_ext_from_header'));
 		understood.push(t('paste_header_alone'));
@@ -296,10 +293,10 @@ function fromRequest(
 ): SignedRequest {
 	const understood = [...request.understood];
 	const found = findAuthorization(request.headers, understood, noAuthorization);
-	const format = headerFormatOf(found.value);
+	const { format } = found;
 	const result: SignedRequest = {
 		kind,
-		authorization: format === null ? found.params : recoveredParams(found.params),
+		authorization: found.params,
 		...(format === null ? {} : { headerFormat: format }),
 		authorizationValue: found.value,
 		uriForm: URI_FORMS[kind],
@@ -354,7 +351,7 @@ function findAuthorization(
 	headers: HeaderField[],
 	understood: Text[],
 	noAuthorization: () => Text
-): { params: MacHeaderParams; value: string } {
+): { params: MacHeaderParams; format: HeaderFormat | null; value: string } {
 	const found = headers.filter((header) => header.name.toLowerCase() === 'authorization');
 	const [first] = found;
 	if (first === undefined) fail(noAuthorization());
@@ -362,7 +359,7 @@ function findAuthorization(
 		understood.push(t('paste_several_authorizations', { count: found.length }));
 	}
 	understood.push(t('paste_from_header'));
-	return { params: parseAuthorization(first.value), value: first.value };
+	return { ...readAsMeant(first.value), value: first.value };
 }
 
 function unknownPasteMessage(text: string): Text {

@@ -35,6 +35,8 @@ export type GroupFilter =
 	| VerdictKind
 	| 'clock'
 	| 'nonce'
+	/** A header not written as the spec shows it, of any verdict (a kid with no key too). */
+	| 'header-format'
 	/** A mismatch's mistake id, or 'unexplained'. */
 	| `mistake:${string}`
 	/** A refused request's refusal (service-answer.ts). */
@@ -84,6 +86,7 @@ function inGroup(columns: VerdictColumns, index: number, group: GroupFilter): bo
 	if (group === 'all') return true;
 	if (group === 'clock') return columns.outsideWindow(index);
 	if (group === 'nonce') return columns.nonceReused(index);
+	if (group === 'header-format') return columns.headerFormat(index);
 	const verdict = columns.verdict(index);
 	if (group.startsWith('refusal:'))
 		return verdict === 'refused' && columns.refusal(index) === group.slice('refusal:'.length);

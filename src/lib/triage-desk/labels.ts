@@ -1,6 +1,7 @@
 // The names of triage's groups in the importing page's language: the five verdicts, and the
 // mistakes of the diagnosis catalogue in a word or two for a table's cell (the catalogue's titles
 // are sentences about one request).
+import type { KeylessId } from '$lib/diagnosis/without-key';
 import { m } from '$lib/paraglide/messages.js';
 import type { MistakeId } from '$lib/diagnosis/mistakes/catalogue';
 import { DIAGNOSIS_STOPPED } from '$lib/diagnosis/verdict';
@@ -90,6 +91,23 @@ const REFUSALS: Record<Refusal, () => string> = {
 	'nonce-reused': m.diagnosis_refusal_nonce,
 	'header-format': m.diagnosis_refusal_header_format
 };
+
+const KEYLESS: Record<KeylessId, () => string> = {
+	'ts-milliseconds': m.triage_keyless_ts_milliseconds,
+	'ts-float': m.triage_keyless_ts_float,
+	'ts-other': m.triage_keyless_ts_other,
+	'mac-base64-sha1-unpadded': m.triage_keyless_mac_unpadded,
+	'mac-base64url-sha1': m.triage_keyless_mac_base64url,
+	'mac-hex-sha1': m.triage_keyless_mac_hex,
+	'mac-base64-sha256': m.triage_keyless_mac_sha256,
+	'mac-hex-sha256': m.triage_keyless_mac_sha256_hex,
+	'mac-other': m.triage_keyless_mac_other
+};
+
+/** What a request of a kid with no key shows alone, in a few words. */
+export function keylessLabel(id: KeylessId): string {
+	return Object.hasOwn(KEYLESS, id) ? KEYLESS[id]() : id;
+}
 
 /** Why a refused request (signature right) would be refused, in a few words. */
 export function refusalLabel(id: Refusal): string {
@@ -204,6 +222,10 @@ export function markdownWords(unit: 'line' | 'entry'): MarkdownWords {
 				numbers
 			),
 		nonces: (count, numbers) => first(m.triage_md_nonces({ count: String(count) }), numbers),
+		keyless: m.triage_md_keyless(),
+		keylessFinding: m.triage_md_keyless_finding(),
+		headerFormat: (count, numbers) =>
+			first(m.triage_md_header_format({ count: String(count) }), numbers),
 		clients: m.client_summary(),
 		client: m.client_column(),
 		clientsNote: m.client_md_note(),

@@ -1,6 +1,7 @@
 // What leaves the triage: the verdicts as CSV and the groups as Markdown for a ticket. Kids are
 // masked as the case file masks them, wherever they appear (access_token in a URL equals the kid);
 // no mac_key is ever given to these functions, so none can leak through them.
+import type { KeylessId } from '$lib/diagnosis/without-key';
 import { maskKid, masker } from '$lib/diagnosis/mask-kid';
 import { clientGroupId, codeEvidence, confidenceOf } from '$lib/diagnosis/likely-client';
 import type { Unreadable, UnreadableCode } from '$lib/read/types';
@@ -176,6 +177,11 @@ export interface MarkdownWords {
 	/** `first`: the first request numbers, or null when none is outside. */
 	clock: (clock: TriageSummary['clock'], first: string | null) => string;
 	nonces: (count: number, first: string | null) => string;
+	/** Requests whose header is not in the spec's form, of every verdict. */
+	headerFormat: (count: number, first: string | null) => string;
+	/** The head of the section of what requests of a kid with no key show alone, and its column. */
+	keyless: string;
+	keylessFinding: string;
 	clients: string;
 	client: string;
 	/** Under the likely clients: on what a client is named, and where each verdict's evidence is. */
@@ -188,6 +194,19 @@ export interface MarkdownWords {
 	noKey: string;
 	moreKids: string;
 }
+
+/** What a request of a kid with no key shows alone (keylessFindings), in English. */
+export const KEYLESS_NAMES: Record<KeylessId, string> = {
+	'ts-milliseconds': 'ts in milliseconds (13 digits)',
+	'ts-float': 'ts in seconds with a fraction',
+	'ts-other': 'ts not whole seconds',
+	'mac-base64-sha1-unpadded': 'mac: Base64 HMAC-SHA-1 without its `=`',
+	'mac-base64url-sha1': 'mac: Base64URL alphabet',
+	'mac-hex-sha1': 'mac: 40 hex digits (SHA-1 in hex)',
+	'mac-base64-sha256': 'mac: length of a Base64 SHA-256',
+	'mac-hex-sha256': 'mac: 64 hex digits (SHA-256 in hex)',
+	'mac-other': 'mac: the shape of no known digest'
+};
 
 const GROUP_NAMES: Record<VerdictKind, string> = {
 	match: 'match',
@@ -225,6 +244,10 @@ export function englishMarkdownWords(unit: 'line' | 'entry'): MarkdownWords {
 			`ts outside ±${windowSeconds} s of the logged time: ${outsideWindow} of ${withLoggedTime} requests with a logged time (the window is an assumption: the spec does not state it)${first === null ? '' : `; first ${unit}s ${first}`}`,
 		nonces: (count, first) =>
 			`nonce used again by the same kid: ${count}${first === null ? '' : `; first ${unit}s ${first}`}`,
+		headerFormat: (count, first) =>
+			`header not written as the spec shows it (\`MAC id="…",ts="…",nonce="…",mac="…"\`), whatever the verdict, no key included: ${count}${first === null ? '' : `; first ${unit}s ${first}`}`,
+		keyless: 'No key for kid: what the requests alone show',
+		keylessFinding: 'Seen without the key',
 		clients: 'Likely clients',
 		client: 'Likely client',
 		clientsNote:
@@ -250,6 +273,8 @@ export interface MarkdownOptions extends ExportOptions {
 	clientLabel?: (id: string) => string;
 	/** A refusal's label in the reader's language; its id otherwise. */
 	refusalLabel?: (id: Refusal) => string;
+	/** What a request of a kid with no key shows alone, in the reader's language; English otherwise. */
+	keylessLabel?: (id: KeylessId) => string;
 	/** An unreadable request's reason in the reader's language; its code otherwise. */
 	unreadableLabel?: (code: UnreadableCode) => string;
 	/** Kids listed at most (the busiest first). */
@@ -329,6 +354,13 @@ export function summaryMarkdown(summary: TriageSummary, options: MarkdownOptions
 		for (const { id, count } of summary.refusals)
 			out.push(`| ${cell(refusalLabel(id))} | ${count} | ${examples(summary, `refused:${id}`)} |`);
 	}
+	if (summary.keyless.length > 0) {
+		const keylessLabel = options.keylessLabel ?? ((id: KeylessId) => KEYLESS_NAMES[id]);
+		out.push('', `## ${words.keyless}`, '');
+		out.push(...head([words.keylessFinding, words.requests, words.firstNumbers], GROUP_COLUMNS));
+		for (const { id, count } of summary.keyless)
+			out.push(`| ${cell(keylessLabel(id))} | ${count} | ${examples(summary, `keyless:${id}`)} |`);
+	}
 	const { clock } = summary;
 	out.push(
 		'',
@@ -337,6 +369,8 @@ export function summaryMarkdown(summary: TriageSummary, options: MarkdownOptions
 		`- ${words.clock(clock, clock.outsideWindow > 0 ? examples(summary, 'clock') : null)}`,
 		`- ${words.nonces(summary.noncesReused, summary.noncesReused > 0 ? examples(summary, 'nonce') : null)}`
 	);
+	if (summary.headerFormat > 0)
+		out.push(`- ${words.headerFormat(summary.headerFormat, examples(summary, 'header-format'))}`);
 	if (summary.clients.length > 0) {
 		const clientLabel = options.clientLabel ?? ((id: string) => `\`${id}\``);
 		out.push(

@@ -12,6 +12,9 @@ import { UNEXPLAINED } from './types';
 import type { Unreadable, UnreadableCode } from '$lib/read/types';
 import { clientGroup, clientGroupId, clientGroupOf } from '$lib/diagnosis/likely-client';
 import type { Refusal } from '$lib/diagnosis/service-answer';
+import { keylessFindings, type KeylessId } from '$lib/diagnosis/without-key';
+import { readAsMeant } from '$lib/read/header-format';
+import { fastAuthorization } from './fast-parse';
 
 /**
  * The bytes a request takes in a log, at least, as a rule: an NDJSON line or a log line with its
@@ -192,6 +195,8 @@ export class Tally {
 	#outsideWindow = 0;
 	#withLoggedTime = 0;
 	#noncesReused = 0;
+	#headerFormat = 0;
+	#keyless = new Map<KeylessId, number>();
 	/** Readable requests per likely client's group (the clients it names: 8 bits). */
 	#clients = new Float64Array(256);
 	#skipped = 0;
@@ -244,6 +249,11 @@ export class Tally {
 			this.#noncesReused += 1;
 			this.#example('nonce', record.number);
 		}
+		if (record.headerFormat === true) {
+			this.#headerFormat += 1;
+			this.#example('header-format', record.number);
+		}
+		if (record.verdict === 'no-key') this.#addKeyless(record);
 		if (record.verdict === 'unreadable') return;
 		(this.#clients[clientGroup(record.client)] as number) += 1;
 		let kid = this.#kids.get(record.kid);
@@ -258,6 +268,22 @@ export class Tally {
 		kid.requests += 1;
 		if (record.verdict === 'mismatch') kid.mismatches += 1;
 		if (record.verdict === 'no-key') kid.noKey += 1;
+	}
+
+	/** What a request of a kid with no key shows alone: its header read again (such requests only). */
+	#addKeyless(record: VerdictRecord): void {
+		let params: { ts: string; mac: string } | null = fastAuthorization(record.authorization);
+		if (params === null) {
+			try {
+				params = readAsMeant(record.authorization).params;
+			} catch {
+				return;
+			}
+		}
+		for (const id of keylessFindings(params.ts, params.mac)) {
+			this.#keyless.set(id, (this.#keyless.get(id) ?? 0) + 1);
+			this.#example(`keyless:${id}`, record.number);
+		}
 	}
 
 	/** The counts so far: small (a few groups and reasons), cheap to make every batch. */
@@ -276,6 +302,8 @@ export class Tally {
 				windowSeconds: this.windowSeconds
 			},
 			noncesReused: this.#noncesReused,
+			headerFormat: this.#headerFormat,
+			keyless: byCount(this.#keyless).map(({ key, count }) => ({ id: key, count })),
 			clients: this.#clientCounts(),
 			unreadable: byCount(this.#unreadable).map(({ key, count }) => ({ code: key, count }))
 		};
@@ -319,6 +347,8 @@ export class Tally {
 			refusals: counts.refusals,
 			clock: counts.clock,
 			noncesReused: counts.noncesReused,
+			headerFormat: counts.headerFormat,
+			keyless: counts.keyless,
 			clients: counts.clients,
 			unreadable: counts.unreadable,
 			kids: [...this.#kids.values()].sort(
@@ -348,6 +378,8 @@ export class Tally {
 		this.#outsideWindow += part.clock.outsideWindow;
 		this.#withLoggedTime += part.clock.withLoggedTime;
 		this.#noncesReused += part.noncesReused;
+		this.#headerFormat += part.headerFormat ?? 0;
+		for (const { id, count } of part.keyless ?? []) add(this.#keyless, id, count);
 		this.#skipped += part.skipped;
 		for (const { id, count } of part.clients) (this.#clients[clientGroupOf(id)] as number) += count;
 		for (const { kid, requests, mismatches, noKey } of part.kids) {

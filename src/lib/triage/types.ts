@@ -1,5 +1,6 @@
 // What triage reads, decides and reports: plain data in no language, so that the worker can post it,
 // the page can render it in English or Chinese, and the command line can print it.
+import type { KeylessId } from '$lib/diagnosis/without-key';
 import type { UriForm } from '$lib/mac';
 import type { Refusal } from '$lib/diagnosis/service-answer';
 import type { SentAt } from '$lib/read/sent-at';
@@ -55,6 +56,11 @@ export interface VerdictRecord {
 	client: number;
 	/** Why it could not be read, for 'unreadable'. */
 	unreadable: Unreadable | null;
+	/**
+	 * True when its Authorization header is not written as the spec shows it (header-format.ts), of
+	 * whatever verdict: a request of a kid with no key says so too. Absent otherwise.
+	 */
+	headerFormat?: true;
 }
 
 export interface KidCount {
@@ -91,6 +97,13 @@ export interface TriageSummary {
 	clock: { outsideWindow: number; withLoggedTime: number; windowSeconds: number };
 	/** Requests that reuse a nonce an earlier request of the same kid used. */
 	noncesReused: number;
+	/** Requests whose header is not written as the spec shows it, of every verdict (no key too). */
+	headerFormat: number;
+	/**
+	 * Requests of a kid with no key, by what the request alone shows the service would not take
+	 * (ts not in seconds, a mac not shaped as a Base64 HMAC-SHA-1: keylessFindings), most first.
+	 */
+	keyless: { id: KeylessId; count: number }[];
 	/**
 	 * Readable requests per likely client, most first: a client's id or 'unknown' (see
 	 * $lib/diagnosis/likely-client).
@@ -122,6 +135,8 @@ export type TriageCounts = Pick<
 	| 'refusals'
 	| 'clock'
 	| 'noncesReused'
+	| 'headerFormat'
+	| 'keyless'
 	| 'clients'
 	| 'unreadable'
 >;

@@ -51,6 +51,7 @@ const CLOCK = 1 << 9;
 const AGE = 1 << 10;
 const OUTSIDE_WINDOW = 1 << 11;
 const NONCE_FIRST = 1 << 12;
+const HEADER_FORMAT = 1 << 13;
 
 export function encodeVerdicts(records: readonly VerdictRecord[]): VerdictBatch {
 	const count = records.length;
@@ -89,6 +90,7 @@ export function encodeVerdicts(records: readonly VerdictRecord[]): VerdictBatch 
 			bits |= NONCE_FIRST;
 			values[at + 4] = record.nonceFirstUsedAt;
 		}
+		if (record.headerFormat === true) bits |= HEADER_FORMAT;
 		flags[index] = bits;
 		clients[index] = record.client;
 		const text = index * TEXTS;
@@ -175,7 +177,8 @@ function decodeAt(batch: VerdictBatch, index: number): VerdictRecord {
 				: null,
 		nonceFirstUsedAt: bits & NONCE_FIRST ? (values[at + 4] as number) : null,
 		client: batch.clients[index] as number,
-		unreadable: null
+		unreadable: null,
+		...(bits & HEADER_FORMAT ? { headerFormat: true as const } : {})
 	};
 }
 
@@ -312,6 +315,14 @@ export class VerdictColumns {
 		const row = this.#find(index);
 		return (
 			(((this.#batches[this.#batch] as VerdictBatch).flags[row] as number) & OUTSIDE_WINDOW) !== 0
+		);
+	}
+
+	/** Whether its Authorization header is not written as the spec shows it (of any verdict). */
+	headerFormat(index: number): boolean {
+		const row = this.#find(index);
+		return (
+			(((this.#batches[this.#batch] as VerdictBatch).flags[row] as number) & HEADER_FORMAT) !== 0
 		);
 	}
 

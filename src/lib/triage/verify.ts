@@ -1,13 +1,7 @@
 // Stage 2 of triage: one logged request against its kid's key. The base string is rebuilt by the
 // protocol core exactly as /verify builds the expected one; a mismatch is handed to /verify's
 // diagnosis, which names the catalogued mistake that reproduces it.
-import {
-	attempt,
-	baseString,
-	parseAuthorization,
-	requestTarget,
-	type MacHeaderParams
-} from '$lib/mac';
+import { attempt, baseString, requestTarget, type MacHeaderParams } from '$lib/mac';
 import { BASE_URLS, hostsOf } from '$lib/account-api/deployments';
 import { clockCheck } from '$lib/diagnosis/clock-check';
 import { firstExplanationId, signingInputsOf, type DiagnoseInput } from '$lib/diagnosis/diagnose';
@@ -17,7 +11,7 @@ import { loggedEvidence } from '$lib/diagnosis/logged-evidence';
 import { refusalOf } from '$lib/diagnosis/service-answer';
 import type { DigestSigner } from '$lib/diagnosis/diagnose';
 import { fastAuthorization, fastTarget, type FastTarget, type ShapeOut } from './fast-parse';
-import { headerFormatOf, recoveredParams, type HeaderFormat } from '$lib/read/header-format';
+import { readAsMeant, type HeaderFormat } from '$lib/read/header-format';
 import type { MacChecks } from './hmac';
 import type { Keyring } from './keys';
 import type { NonceLedger } from './tally';
@@ -78,11 +72,10 @@ export function checkRequest(request: LoggedRequest, context: CheckContext): Che
 	if (authorization !== null) shape = shapeOut.shape;
 	else {
 		shape = headerShape(request.authorization);
-		const header = attempt(() => parseAuthorization(request.authorization));
+		const header = attempt(() => readAsMeant(request.authorization));
 		if (!header.ok)
 			return unreadableCheck({ number, code: 'bad-header', detail: header.error.detail }, request);
-		format = headerFormatOf(request.authorization);
-		authorization = format === null ? header.value : recoveredParams(header.value);
+		({ params: authorization, format } = header.value);
 	}
 	let target: FastTarget | null = fast ? fastTarget(request.url) : null;
 	if (target === null) {
@@ -124,6 +117,7 @@ export function checkRequest(request: LoggedRequest, context: CheckContext): Che
 		client: clientCode(shape),
 		unreadable: null
 	};
+	if (format !== null) record.headerFormat = true;
 	const macKey = context.keyring.keyFor(kid);
 	if (macKey === undefined) {
 		record.verdict = 'no-key';

@@ -204,9 +204,15 @@ function reason(error: unknown): string {
 	return message.split('\n', 1)[0]?.trim() ?? '';
 }
 
-/** 0 only when every request verified would be accepted: a refused one (signature right) is not. */
+/**
+ * 0 only when every request verified would be accepted: a refused one (signature right) is not, nor
+ * one whose header is not in the spec's form, even of a kid with no key.
+ */
 const exitStatus = (summary: TriageSummary) =>
-	summary.groups.mismatch > 0 || summary.groups.refused > 0 || summary.groups.unreadable > 0
+	summary.groups.mismatch > 0 ||
+	summary.groups.refused > 0 ||
+	summary.groups.unreadable > 0 ||
+	summary.headerFormat > 0
 		? 1
 		: 0;
 

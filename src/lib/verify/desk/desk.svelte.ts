@@ -192,10 +192,6 @@ export class VerifyDesk {
 	);
 	readonly request = $derived(this.parsed?.ok ? this.parsed.value : null);
 	readonly url = $derived(this.customUrl ?? this.request?.url ?? '');
-	/** What the request alone shows (its header's format, ts, URL and mac's shape), key or not. */
-	readonly foundWithoutKey = $derived(
-		this.request ? findingsWithoutKey({ ...this.request, url: this.url || undefined }) : []
-	);
 	/** curl and raw requests send the URI as written, a browser as its URL parser writes it. */
 	readonly uriForm = $derived(this.request?.uriForm ?? 'browser');
 	readonly target = $derived(
@@ -406,6 +402,20 @@ export class VerifyDesk {
 		this.request
 			? clockCheck(this.request.authorization.ts, this.#clock.now, undefined, this.sentAt)
 			: null
+	);
+
+	/**
+	 * What the request alone shows (its header's format, ts and window, URL and mac's shape), key or
+	 * not; the window by the clock line's own check, so that the two never differ.
+	 */
+	readonly foundWithoutKey = $derived(
+		this.request
+			? findingsWithoutKey({ ...this.request, url: this.url || undefined, clock: this.clock })
+			: []
+	);
+	/** The clock's line is one of the findings while they are shown (before the mac_key). */
+	readonly clockInFindings = $derived(
+		this.macKey === '' && this.foundWithoutKey.some((found) => found.key === 'verify_found_window')
 	);
 
 	/**
