@@ -87,8 +87,8 @@ test('a pasted log: every planted count in the Summary, a filter, a mismatch ope
 		'aria-sort',
 		'descending'
 	);
-	// The Number is the third column, after the Verdict and the Mistake.
-	await expect(rows.nth(1).getByRole('cell').nth(2)).toHaveText(String(expected.lines.crlf.at(-1)));
+	// The Number is the fifth column, after the Verdict, the Mistake, the URL and the kid.
+	await expect(rows.nth(1).getByRole('cell').nth(4)).toHaveText(String(expected.lines.crlf.at(-1)));
 
 	expect(await violations(page)).toEqual([]);
 

@@ -191,6 +191,8 @@ export class Tally {
 	#refusals = new Map<Refusal, number>();
 	#unreadable = new Map<UnreadableCode, number>();
 	#kids = new Map<string, KidCount>();
+	/** Per kid, its mismatches by mistake: bounded by MAX_KIDS times the catalogue's ids. */
+	#kidMistakes = new Map<string, Map<string, number>>();
 	#otherKids = 0;
 	#outsideWindow = 0;
 	#withLoggedTime = 0;
@@ -266,8 +268,17 @@ export class Tally {
 			this.#kids.set(record.kid, kid);
 		}
 		kid.requests += 1;
-		if (record.verdict === 'mismatch') kid.mismatches += 1;
+		if (record.verdict === 'mismatch') {
+			kid.mismatches += 1;
+			this.#addKidMistake(record.kid, record.mistake ?? UNEXPLAINED, 1);
+		}
 		if (record.verdict === 'no-key') kid.noKey += 1;
+	}
+
+	#addKidMistake(kid: string, mistake: string, count: number): void {
+		let mistakes = this.#kidMistakes.get(kid);
+		if (mistakes === undefined) this.#kidMistakes.set(kid, (mistakes = new Map()));
+		mistakes.set(mistake, (mistakes.get(mistake) ?? 0) + count);
 	}
 
 	/** What a request of a kid with no key shows alone: its header read again (such requests only). */
@@ -351,9 +362,18 @@ export class Tally {
 			keyless: counts.keyless,
 			clients: counts.clients,
 			unreadable: counts.unreadable,
-			kids: [...this.#kids.values()].sort(
-				(a, b) => b.requests - a.requests || (a.kid < b.kid ? -1 : 1)
-			),
+			kids: [...this.#kids.values()]
+				.map((kid) => {
+					const mistakes = this.#kidMistakes.get(kid.kid);
+					if (mistakes === undefined) return { ...kid };
+					return {
+						...kid,
+						mistakes: [...mistakes]
+							.map(([id, count]) => ({ id, count }))
+							.sort((a, b) => b.count - a.count || (a.id < b.id ? -1 : 1))
+					};
+				})
+				.sort((a, b) => b.requests - a.requests || (a.kid < b.kid ? -1 : 1)),
 			otherKids: this.#otherKids,
 			examples: structuredClone(this.#examples)
 		};
@@ -382,7 +402,7 @@ export class Tally {
 		for (const { id, count } of part.keyless ?? []) add(this.#keyless, id, count);
 		this.#skipped += part.skipped;
 		for (const { id, count } of part.clients) (this.#clients[clientGroupOf(id)] as number) += count;
-		for (const { kid, requests, mismatches, noKey } of part.kids) {
+		for (const { kid, requests, mismatches, noKey, mistakes } of part.kids) {
 			const held = this.#kids.get(kid);
 			if (held !== undefined) {
 				held.requests += requests;
@@ -390,7 +410,11 @@ export class Tally {
 				held.noKey += noKey;
 			} else if (this.#kids.size < MAX_KIDS)
 				this.#kids.set(kid, { kid, requests, mismatches, noKey });
-			else this.#otherKids += requests;
+			else {
+				this.#otherKids += requests;
+				continue;
+			}
+			for (const { id, count } of mistakes ?? []) this.#addKidMistake(kid, id, count);
 		}
 		this.#otherKids += part.otherKids;
 		// A part that stopped reading stopped the whole: nothing after it is counted.

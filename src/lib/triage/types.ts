@@ -68,6 +68,8 @@ export interface KidCount {
 	requests: number;
 	mismatches: number;
 	noKey: number;
+	/** Its mismatches by mistake (a catalogue id, or 'unexplained'), most first; absent in older summaries. */
+	mistakes?: { id: string; count: number }[];
 }
 
 /** Counts of everything, as the page's Summary table and the Markdown show them. */
