@@ -2,7 +2,8 @@
 // of /errors). Each change is one a visitor could make by hand, and none costs what they typed: the
 // URL goes in the Request URL box (the composed one comes back when it is emptied), a preset keeps
 // their credential to put back, and the sandbox's own settings hold the rest.
-import type { ErrorCode } from '$lib/account-api/error-codes';
+import { ERROR_CODES, type ErrorCode } from '$lib/account-api/error-codes';
+import { m } from '$lib/paraglide/messages.js';
 import type { Playground } from '$lib/playground/playground.svelte';
 import { PRESETS } from '$lib/playground/presets';
 import type { Sandbox } from '$lib/sandbox/sandbox.svelte';
@@ -14,10 +15,16 @@ export const PAST_TS = '1000000000';
 /** How many requests the sandbox fails for server_error: more than the page's 3 attempts. */
 const FAILURES = 5;
 
+/**
+ * Sets `asked` up, when it is one of the service's codes; resolves with the words that say so
+ * beside Send, or null for a code the service does not have.
+ */
 export async function rehearse(
-	code: ErrorCode,
+	asked: string,
 	{ playground, sender, sandbox }: { playground: Playground; sender: Sender; sandbox: Sandbox }
-): Promise<void> {
+): Promise<string | null> {
+	if (!Object.hasOwn(ERROR_CODES, asked)) return null;
+	const code = asked as ErrorCode;
 	sender.target = 'sandbox';
 	// What an earlier rehearsal set, undone: each error is made alone.
 	sender.omitAuthorization = code === 'invalid_request';
@@ -49,4 +56,5 @@ export async function rehearse(
 			url((target) => (target.pathname = '/account/nothing/v1'));
 			break;
 	}
+	return m.send_rehearsed({ code });
 }

@@ -47,43 +47,6 @@ export class Sender implements SendState {
 		this.#storage = storage;
 	}
 
-	/**
-	 * Whether the sandbox knows the form's credential: `unknown` (it never issued the kid), `demo` (a
-	 * demo account or one of its logins), `registered` (registered here, with the form's values) or
-	 * `differs` (registered here with other values). A visitor's own credential, registered, round-trips.
-	 */
-	readonly credentialInSandbox: 'unknown' | 'demo' | 'registered' | 'differs' = $derived.by(() => {
-		const held = this.#sandbox.tokenFor(this.#playground.kid);
-		if (held === undefined) return 'unknown';
-		if (held.accountId !== held.kid) return 'demo';
-		const form = this.#playground;
-		return held.macKey === form.macKey &&
-			held.clientId === form.clientId.trim() &&
-			held.scopes.join() === form.grantedScopes.join()
-			? 'registered'
-			: 'differs';
-	});
-
-	/** Whether the form holds enough to register: kid, mac_key and client_id. */
-	readonly canRegister = $derived.by(
-		() =>
-			this.#playground.kid !== '' &&
-			this.#playground.macKey !== '' &&
-			this.#playground.clientId.trim() !== ''
-	);
-
-	/** Registers the form's credential with the in-page sandbox (kept in this tab's memory only). */
-	async registerCredential(): Promise<void> {
-		const form = this.#playground;
-		if (!this.canRegister) return;
-		await this.#sandbox.register({
-			kid: form.kid,
-			macKey: form.macKey,
-			clientId: form.clientId.trim(),
-			scopes: form.grantedScopes
-		});
-	}
-
 	/** The relay's address: the one typed, else the one remembered on this device, else the local one. */
 	get proxySetting(): string {
 		if (this.#typedProxySetting !== null) return this.#typedProxySetting;
