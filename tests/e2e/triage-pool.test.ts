@@ -31,7 +31,7 @@ test('a log split across the pool: every count as planted, the verdicts in the l
 		).toBeVisible();
 
 	// The verdicts of the requests that reused a nonce, filtered: exactly the planted ones, and the
-	// rows shown read in the log's order (the request number is a row's third cell).
+	// rows shown read in the log's order (the request number is a row's fifth cell).
 	const verdicts = page.getByRole('table', { name: 'Verdicts', exact: true });
 	const shownNumbers = () =>
 		verdicts.getByRole('row').evaluateAll((rows) =>
@@ -41,7 +41,7 @@ test('a log split across the pool: every count as planted, the verdicts in the l
 					(a, b) =>
 						Number(a.getAttribute('aria-rowindex')) - Number(b.getAttribute('aria-rowindex'))
 				)
-				.map((row) => Number(row.querySelectorAll('[role="cell"]')[2]?.textContent?.trim()))
+				.map((row) => Number(row.querySelectorAll('[role="cell"]')[4]?.textContent?.trim()))
 		);
 	await page.getByLabel('Filter by group').selectOption({ label: 'nonce used twice' });
 	await expect(verdicts).toHaveAttribute('aria-rowcount', String(expected.noncesReused + 1));
