@@ -309,6 +309,12 @@ export class Playground {
 		this.#apply(preset);
 	}
 
+	/** usePreset for the preset of that id, if there is one. */
+	usePresetNamed(id: string): void {
+		const preset = PRESETS.find((candidate) => candidate.id === id);
+		if (preset) this.usePreset(preset);
+	}
+
 	/** Whether the credential fields hold a preset's credential, untouched. */
 	#holdsPreset(): boolean {
 		return PRESETS.some(

@@ -5,7 +5,6 @@
 import { ERROR_CODES, type ErrorCode } from '$lib/account-api/error-codes';
 import { m } from '$lib/paraglide/messages.js';
 import type { Playground } from '$lib/playground/playground.svelte';
-import { PRESETS } from '$lib/playground/presets';
 import type { Sandbox } from '$lib/sandbox/sandbox.svelte';
 import type { Sender } from './sender.svelte';
 
@@ -46,12 +45,10 @@ export async function rehearse(
 			// A kid the sandbox never issued is refused as it is; one it knows is revoked (spec §3).
 			if (sandbox.issued(playground.kid)) await sandbox.invalidate(playground.kid, 'revoked');
 			break;
-		case 'forbidden': {
-			const basic = PRESETS.find((preset) => preset.id === 'demo-basic');
-			if (basic) playground.usePreset(basic);
+		case 'forbidden':
+			playground.usePresetNamed('demo-basic');
 			playground.operationOverride = 'profile';
 			break;
-		}
 		case 'not_found':
 			url((target) => (target.pathname = '/account/nothing/v1'));
 			break;

@@ -1,7 +1,6 @@
 // The triage page's state: what is given (requests as a file or a text, the keys), the run in the
 // worker (format, progress, verdicts as they come, the summary) and the table's view of the
 // verdicts (filter and sort). No language: components render every word.
-import { FocusRequests } from '$lib/ui/focus-requests.svelte';
 import { TS_WINDOW_SECONDS } from '$lib/account-api/ts-window';
 import { CSV_HEADER, csvRow } from '$lib/triage/exports';
 import { maskKid } from '$lib/diagnosis/mask-kid';
@@ -209,8 +208,8 @@ export class TriageDesk {
 	format: TriageFormat | null | undefined = $state(undefined);
 	progress: TriageProgress | null = $state.raw(null);
 	summary: TriageSummary | null = $state.raw(null);
-	/** The Summary, brought into view when a run ends. */
-	readonly view = new FocusRequests<'summary'>();
+	/** How many runs have ended in this tab: the page brings the Summary into view at each. */
+	runsEnded = $state(0);
 	failure: string | null = $state(null);
 
 	/**
@@ -416,7 +415,7 @@ export class TriageDesk {
 				this.#rowsNow();
 				this.summary = summary;
 				if (this.phase === 'running') this.phase = summary.cancelled ? 'cancelled' : 'done';
-				this.view.request('summary');
+				this.runsEnded += 1;
 			},
 			(error: unknown) => {
 				clearTimeout(silence);

@@ -11,20 +11,12 @@ export class FocusRequests<Name extends string> {
 		this.#wanted = name;
 	}
 
-	/**
-	 * Attach to the element that takes the focus asked for under `name`. With `scrollOnly` it comes
-	 * into view instead, and the focus stays where it is (a field being typed in keeps it).
-	 */
-	target(name: Name, { scrollOnly = false } = {}): Attachment<HTMLElement> {
+	/** Attach to the element that takes the focus asked for under `name`. */
+	target(name: Name): Attachment<HTMLElement> {
 		return (element) => {
 			if (this.#wanted !== name) return;
 			this.#wanted = null;
-			if (!scrollOnly) element.focus();
-			else
-				element.scrollIntoView({
-					block: 'start',
-					behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth'
-				});
+			element.focus();
 		};
 	}
 }
