@@ -12,7 +12,7 @@ import { renderText as render } from '$lib/i18n/render-text';
 import { shownString } from '$lib/i18n/shown-text';
 import { likelyClient, type Confidence } from '$lib/diagnosis/likely-client';
 import { diagnose } from '$lib/diagnosis/diagnose';
-import { parseAuthorization } from '$lib/mac/header';
+import { parseAuthorization } from '$lib/mac/header-parse';
 
 interface Sample {
 	id: string;

@@ -24,11 +24,10 @@ export { MAC_ALGORITHM, hmac, isSupportedAlgorithm, sign, type Digest } from './
 export {
 	authorizationHeader,
 	checkHeaderValue,
-	findMacHeader,
-	parseAuthorization,
 	type HeaderStyle,
 	type MacHeaderParams
 } from './header';
+export { findMacHeader, parseAuthorization } from './header-parse';
 export {
 	browserRewrites,
 	urlRewrites,
