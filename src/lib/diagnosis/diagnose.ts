@@ -12,7 +12,7 @@ import { text, type Text } from '$lib/i18n/text';
 import { sentences } from '$lib/i18n/shown-text';
 import { DEPLOYMENT_HOSTS } from '$lib/account-api/deployments';
 import type { MistakeContext } from './mistakes/catalogue';
-import { canProduce, type SigningInputs } from './signing-inputs';
+import { DIGEST_ENCODINGS, canProduce, type SigningInputs } from './signing-inputs';
 import {
 	Tried,
 	likelihood,
@@ -302,9 +302,7 @@ function asReproduction(variant: Variant, baseString: string): Reproduction {
 
 function unexplainedMessage(mac: string): Text {
 	const shapes = (['SHA-1', 'SHA-256'] as const).flatMap((hash) =>
-		(['base64', 'base64-unpadded', 'base64url', 'base64url-unpadded', 'hex'] as const).filter(
-			(encoding) => canProduce(mac, hash, encoding)
-		)
+		DIGEST_ENCODINGS.filter((encoding) => canProduce(mac, hash, encoding))
 	);
 	if (shapes.length === 0) {
 		return text('diagnosis_verdict_not_digest', { mac: mac.slice(0, 60) });

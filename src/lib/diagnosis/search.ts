@@ -8,6 +8,7 @@ import {
 	keyIdentity,
 	macBytes,
 	renderBaseString,
+	DIGEST_ENCODINGS,
 	type DigestEncoding,
 	type HashName,
 	type SigningInputs
@@ -136,18 +137,7 @@ const PAIR_RUNS: readonly { first: number; seconds: Entry[] }[] = (() => {
 
 /** Each encoding's bit in TriedText.encodings, and its place among the mac's targets. */
 function encodingIndex(encoding: DigestEncoding): number {
-	switch (encoding) {
-		case 'base64':
-			return 0;
-		case 'base64-unpadded':
-			return 1;
-		case 'base64url':
-			return 2;
-		case 'base64url-unpadded':
-			return 3;
-		case 'hex':
-			return 4;
-	}
+	return DIGEST_ENCODINGS.indexOf(encoding);
 }
 
 /** The base strings tried under one key, by hash. */
@@ -259,9 +249,12 @@ class Trial {
 	readonly #pending: Promise<void>[] = [];
 	/**
 	 * The digest bytes the mac is in each hash and encoding (null: none), decoded when first asked:
-	 * SHA-1's five encodings (encodingIndex), then SHA-256's.
+	 * SHA-1's encodings (encodingIndex), then SHA-256's.
 	 */
-	readonly #target: (Uint8Array | null | undefined)[] = Array.from({ length: 10 }, () => undefined);
+	readonly #target: (Uint8Array | null | undefined)[] = Array.from(
+		{ length: 2 * DIGEST_ENCODINGS.length },
+		() => undefined
+	);
 
 	constructor(
 		readonly customerMac: string,
@@ -284,7 +277,7 @@ class Trial {
 
 	/** The bytes a digest of this hash must have to be the mac in this encoding; null when none can. */
 	target(hash: HashName, encoding: DigestEncoding): Uint8Array | null {
-		const index = (hash === 'SHA-1' ? 0 : 5) + encodingIndex(encoding);
+		const index = (hash === 'SHA-1' ? 0 : DIGEST_ENCODINGS.length) + encodingIndex(encoding);
 		let bytes = this.#target[index];
 		if (bytes === undefined) {
 			bytes = macBytes(this.customerMac, hash, encoding);

@@ -1,9 +1,31 @@
 import type { Text } from '$lib/i18n/text';
-import { fromBase64, toBase64, toHex, type Digest } from '$lib/mac';
+import { fromBase64, toBase64, toHex, utf8Bytes, type Digest } from '$lib/mac';
 
 export type HashName = 'SHA-1' | 'SHA-256';
 export type DigestEncoding =
-	'base64' | 'base64-unpadded' | 'base64url' | 'base64url-unpadded' | 'hex';
+	| 'base64'
+	| 'base64-unpadded'
+	| 'base64url'
+	| 'base64url-unpadded'
+	| 'hex'
+	/** .NET's BitConverter.ToString: upper-case hex pairs joined by `-`. */
+	| 'hex-dashed'
+	/** Base64 of the lower-case hex text: PHP's base64_encode(hash_hmac(…)) without raw output. */
+	| 'base64-of-hex'
+	/** Python 3's str() of the Base64 bytes: `b'…'`. */
+	| 'bytes-repr';
+
+/** Every encoding, in the order a search tries them (encodingIndex). */
+export const DIGEST_ENCODINGS: readonly DigestEncoding[] = [
+	'base64',
+	'base64-unpadded',
+	'base64url',
+	'base64url-unpadded',
+	'hex',
+	'hex-dashed',
+	'base64-of-hex',
+	'bytes-repr'
+];
 
 /**
  * Everything that decides a mac. A signer's mistake is a change to one of these fields, which is
@@ -18,8 +40,12 @@ export interface SigningInputs {
 	port: string;
 	ext: string;
 	lineEnd: '\n' | '\r\n';
-	/** 'terminated': every line ends with lineEnd (the spec); 'joined': lines joined, no final one. */
-	ending: 'terminated' | 'joined' | 'extra-lf';
+	/**
+	 * 'terminated': every line ends with lineEnd (the spec); 'joined': lines joined, no final one;
+	 * 'stripped': joined, then every line end at the end taken off (a shell's `$(…)`), so an empty ext
+	 * leaves the port last.
+	 */
+	ending: 'terminated' | 'joined' | 'extra-lf' | 'stripped';
 	key: string | Uint8Array;
 	/** The key in words, never the key: "the mac_key as given", "the mac_key trimmed". */
 	keyForm: Text;
@@ -48,7 +74,15 @@ export function renderBaseString(inputs: SigningInputs): string {
 		end +
 		inputs.ext;
 	if (ending === 'joined') return joined;
+	if (ending === 'stripped') return withoutLineEnds(joined);
 	return ending === 'extra-lf' ? joined + end + end : joined + end;
+}
+
+/** `text` without the CRs and LFs that end it: counted from the end, a step each. */
+function withoutLineEnds(text: string): string {
+	let at = text.length;
+	while (at > 0 && (text.charCodeAt(at - 1) === 0x0a || text.charCodeAt(at - 1) === 0x0d)) at -= 1;
+	return text.slice(0, at);
 }
 
 /** Key bytes already written out: a diagnosis asks for the same few keys hundreds of times. */
@@ -78,6 +112,12 @@ export function encodeDigest(digest: Digest, encoding: DigestEncoding): string {
 			return digest.base64.replace(/\+/g, '-').replace(/\//g, '_');
 		case 'base64url-unpadded':
 			return withoutPadding(digest.base64.replace(/\+/g, '-').replace(/\//g, '_'));
+		case 'hex-dashed':
+			return (digest.hex.toUpperCase().match(/../g) ?? []).join('-');
+		case 'base64-of-hex':
+			return toBase64(utf8Bytes(digest.hex));
+		case 'bytes-repr':
+			return `b'${digest.base64}'`;
 	}
 }
 
@@ -113,6 +153,17 @@ export function decodedLength(mac: string, encoding: DigestEncoding): number | n
 			return unpadded(/^[A-Z0-9+/]*$/i);
 		case 'base64url-unpadded':
 			return unpadded(/^[\w-]*$/);
+		case 'hex-dashed':
+			return /^[0-9a-f]{2}(?:-[0-9a-f]{2})*$/i.test(mac) ? (mac.length + 1) / 3 : null;
+		case 'base64-of-hex': {
+			// Two characters of hex per digest byte, then Base64 of those characters.
+			const chars = padded(/^[A-Z0-9+/]*={0,2}$/i);
+			return chars === null || chars % 2 !== 0 ? null : chars / 2;
+		}
+		case 'bytes-repr':
+			return mac.startsWith("b'") && mac.endsWith("'") && mac.length > 3
+				? decodedLength(mac.slice(2, -1), 'base64')
+				: null;
 	}
 }
 
@@ -127,7 +178,8 @@ export function canProduce(mac: string, hash: HashName, encoding: DigestEncoding
 /** Whether the digest written as `encoding` is the customer's mac (hex compared in any case). */
 export function sameMac(mac: string, digest: Digest, encoding: DigestEncoding): boolean {
 	const written = encodeDigest(digest, encoding);
-	return encoding === 'hex' ? written === mac.toLowerCase() : written === mac;
+	if (encoding === 'hex') return written === mac.toLowerCase();
+	return encoding === 'hex-dashed' ? written === mac.toUpperCase() : written === mac;
 }
 
 /**
@@ -138,17 +190,35 @@ export function sameMac(mac: string, digest: Digest, encoding: DigestEncoding): 
 export function macBytes(mac: string, hash: HashName, encoding: DigestEncoding): Uint8Array | null {
 	if (!canProduce(mac, hash, encoding)) return null;
 	let bytes: Uint8Array;
-	if (encoding === 'hex') {
-		bytes = new Uint8Array(mac.length / 2);
-		for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(mac.slice(2 * i, 2 * i + 2), 16);
-	} else {
-		try {
-			bytes = fromBase64(mac);
-		} catch {
-			return null;
-		}
+	try {
+		bytes = digestBytes(mac, encoding);
+	} catch {
+		return null;
 	}
 	// A Base64 mac whose last character holds bits past the digest is written by no encoder.
 	const digest = { bytes, hex: toHex(bytes), base64: toBase64(bytes) };
 	return sameMac(mac, digest, encoding) ? bytes : null;
+}
+
+/** The bytes `mac` holds as `encoding` says (throws on what no encoder writes). */
+function digestBytes(mac: string, encoding: DigestEncoding): Uint8Array {
+	switch (encoding) {
+		case 'hex':
+			return fromHex(mac);
+		case 'hex-dashed':
+			return fromHex(mac.replace(/-/g, ''));
+		case 'base64-of-hex':
+			return fromHex(String.fromCharCode(...fromBase64(mac)));
+		case 'bytes-repr':
+			return fromBase64(mac.slice(2, -1));
+		default:
+			return fromBase64(mac);
+	}
+}
+
+function fromHex(hex: string): Uint8Array {
+	if (!/^(?:[0-9a-f]{2})*$/i.test(hex)) throw new RangeError('not hex');
+	const bytes = new Uint8Array(hex.length / 2);
+	for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+	return bytes;
 }

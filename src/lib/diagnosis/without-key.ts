@@ -1,7 +1,7 @@
 // What a signed request tells before its mac_key is given: support staff often hold the customer's
 // request first. Each finding says what was seen; none needs the key, and none claims more than the
 // request shows.
-import { isTimestamp } from '$lib/mac';
+import { fromBase64, isTimestamp } from '$lib/mac';
 import { text, type Text } from '$lib/i18n/text';
 import {
 	BASE_URLS,
@@ -26,6 +26,12 @@ export type MacShape =
 	| 'hex-sha1'
 	| 'base64-sha256'
 	| 'hex-sha256'
+	/** .NET's BitConverter.ToString of a SHA-1 digest: 20 hex pairs joined by `-`. */
+	| 'hex-dashed-sha1'
+	/** Base64 of a SHA-1 digest's 40 hex digits (PHP's base64_encode(hash_hmac(…))). */
+	| 'base64-of-hex-sha1'
+	/** Python's str() of a Base64 HMAC-SHA-1's bytes: `b'…'`. */
+	| 'bytes-repr-sha1'
 	| 'other';
 
 const HEX_40 = /^[\da-f]{40}$/i;
@@ -34,6 +40,10 @@ const BASE64_SHA1 = /^[\d+/a-z]{27}=$/i;
 const BASE64_SHA1_UNPADDED = /^[\d+/a-z]{27}$/i;
 const BASE64URL_SHA1 = /^[\w-]{27}=?$/;
 const BASE64_SHA256 = /^[\w+/-]{43}=?$/;
+const HEX_DASHED_SHA1 = /^[\da-f]{2}(?:-[\da-f]{2}){19}$/i;
+/** 40 bytes in Base64: 56 characters ending in `==`. */
+const BASE64_40_BYTES = /^[\d+/a-z]{54}==$/i;
+const BYTES_REPR_SHA1 = /^b'[\d+/a-z]{27}='$/i;
 
 /** The shape of a mac's text (anchored patterns of fixed length: linear in any input). */
 export function macShape(mac: string): MacShape {
@@ -45,7 +55,15 @@ export function macShape(mac: string): MacShape {
 	if (BASE64_SHA1_UNPADDED.test(value)) return 'base64-sha1-unpadded';
 	if (BASE64URL_SHA1.test(value)) return 'base64url-sha1';
 	if (BASE64_SHA256.test(value)) return 'base64-sha256';
+	if (HEX_DASHED_SHA1.test(value)) return 'hex-dashed-sha1';
+	if (BYTES_REPR_SHA1.test(value)) return 'bytes-repr-sha1';
+	if (BASE64_40_BYTES.test(value) && HEX_40.test(latin1(fromBase64(value))))
+		return 'base64-of-hex-sha1';
 	return 'other';
+}
+
+function latin1(bytes: Uint8Array): string {
+	return String.fromCharCode(...bytes);
 }
 
 const SHAPE_TEXTS = {
@@ -55,6 +73,9 @@ const SHAPE_TEXTS = {
 	'hex-sha1': 'verify_found_mac_hex',
 	'base64-sha256': 'verify_found_mac_sha256',
 	'hex-sha256': 'verify_found_mac_sha256_hex',
+	'hex-dashed-sha1': 'verify_found_mac_hex_dashed',
+	'base64-of-hex-sha1': 'verify_found_mac_base64_of_hex',
+	'bytes-repr-sha1': 'verify_found_mac_bytes_repr',
 	other: 'verify_found_mac_other'
 } as const satisfies Record<MacShape, string>;
 
@@ -117,6 +138,9 @@ export const KEYLESS_IDS = [
 	'mac-hex-sha1',
 	'mac-base64-sha256',
 	'mac-hex-sha256',
+	'mac-hex-dashed-sha1',
+	'mac-base64-of-hex-sha1',
+	'mac-bytes-repr-sha1',
 	'mac-other'
 ] as const;
 export type KeylessId = (typeof KEYLESS_IDS)[number];
@@ -165,7 +189,11 @@ export function findingsWithoutKey(request: RequestSeen): Text[] {
 	const shape = macShape(mac);
 	const length = String(mac.trim().length);
 	found.push(
-		shape === 'hex-sha1' || shape === 'hex-sha256'
+		shape === 'hex-sha1' ||
+			shape === 'hex-sha256' ||
+			shape === 'hex-dashed-sha1' ||
+			shape === 'base64-of-hex-sha1' ||
+			shape === 'bytes-repr-sha1'
 			? text(SHAPE_TEXTS[shape])
 			: text(SHAPE_TEXTS[shape], { length })
 	);

@@ -17,6 +17,7 @@ const LABELS: Record<MistakeId, () => string> = {
 	'host-with-port': m.triage_mistake_host_with_port,
 	'port-wrong': m.triage_mistake_port_wrong,
 	'port-empty': m.triage_mistake_port_empty,
+	'port-unset': m.triage_mistake_port_unset,
 	'trailing-slash': m.triage_mistake_trailing_slash,
 	'path-empty-no-slash': m.triage_mistake_path_empty_no_slash,
 	'path-params-dropped': m.triage_mistake_path_params_dropped,
@@ -33,6 +34,7 @@ const LABELS: Record<MistakeId, () => string> = {
 	'method-lower-case': m.triage_mistake_method_lower_case,
 	'ext-line-dropped': m.triage_mistake_ext_line_dropped,
 	'extra-lf': m.triage_mistake_extra_lf,
+	'trailing-lfs-stripped': m.triage_mistake_trailing_lfs_stripped,
 	crlf: m.triage_mistake_crlf,
 	'ts-padded': m.triage_mistake_ts_padded,
 	'ts-unpadded': m.triage_mistake_ts_unpadded,
@@ -49,7 +51,10 @@ const LABELS: Record<MistakeId, () => string> = {
 	'hmac-sha256': m.triage_mistake_hmac_sha256,
 	'digest-hex': m.triage_mistake_digest_hex,
 	'digest-base64url': m.triage_mistake_digest_base64url,
-	'digest-unpadded': m.triage_mistake_digest_unpadded
+	'digest-unpadded': m.triage_mistake_digest_unpadded,
+	'digest-hex-dashed': m.triage_mistake_digest_hex_dashed,
+	'digest-base64-of-hex': m.triage_mistake_digest_base64_of_hex,
+	'digest-bytes-repr': m.triage_mistake_digest_bytes_repr
 };
 
 /** The prefix of a mistake read from the customer's logged base string (logged-evidence.ts). */
@@ -101,6 +106,9 @@ const KEYLESS: Record<KeylessId, () => string> = {
 	'mac-hex-sha1': m.triage_keyless_mac_hex,
 	'mac-base64-sha256': m.triage_keyless_mac_sha256,
 	'mac-hex-sha256': m.triage_keyless_mac_sha256_hex,
+	'mac-hex-dashed-sha1': m.triage_keyless_mac_hex_dashed,
+	'mac-base64-of-hex-sha1': m.triage_keyless_mac_base64_of_hex,
+	'mac-bytes-repr-sha1': m.triage_keyless_mac_bytes_repr,
 	'mac-other': m.triage_keyless_mac_other
 };
 

@@ -1,5 +1,6 @@
 // Mistakes in how the base string and the digest are written: the base string's line ends, and the
-// digest's encoding (hex, Base64url, Base64 without padding).
+// digest's encoding (hex, .NET's dashed hex, Base64 of the hex text, Python's bytes repr, Base64url,
+// Base64 without padding).
 import { text } from '$lib/i18n/text';
 import type { CatalogueEntry } from './entry';
 
@@ -29,6 +30,21 @@ export const LAYOUT_MISTAKES = [
 				title: text('diagnosis_title_extra_lf')
 			}
 		]
+	},
+	{
+		id: 'trailing-lfs-stripped',
+		prior: 0.02,
+		slot: 'ending',
+		fix: text('diagnosis_fix_trailing_lfs_stripped'),
+		variants: (inputs) =>
+			inputs.ext === ''
+				? [
+						{
+							inputs: { ...inputs, ending: 'stripped' },
+							title: text('diagnosis_title_trailing_lfs_stripped', { port: inputs.port })
+						}
+					]
+				: []
 	},
 	{
 		id: 'crlf',
@@ -67,6 +83,42 @@ export const DIGEST_ENCODING_MISTAKES = [
 			{
 				inputs: { ...inputs, encoding: 'base64url-unpadded' },
 				title: text('diagnosis_title_digest_base64url_unpadded')
+			}
+		]
+	},
+	{
+		id: 'digest-hex-dashed',
+		prior: 0.01,
+		slot: 'encoding',
+		fix: text('diagnosis_fix_digest_hex_dashed'),
+		variants: (inputs) => [
+			{
+				inputs: { ...inputs, encoding: 'hex-dashed' },
+				title: text('diagnosis_title_digest_hex_dashed')
+			}
+		]
+	},
+	{
+		id: 'digest-base64-of-hex',
+		prior: 0.02,
+		slot: 'encoding',
+		fix: text('diagnosis_fix_digest_base64_of_hex'),
+		variants: (inputs) => [
+			{
+				inputs: { ...inputs, encoding: 'base64-of-hex' },
+				title: text('diagnosis_title_digest_base64_of_hex')
+			}
+		]
+	},
+	{
+		id: 'digest-bytes-repr',
+		prior: 0.01,
+		slot: 'encoding',
+		fix: text('diagnosis_fix_digest_bytes_repr'),
+		variants: (inputs) => [
+			{
+				inputs: { ...inputs, encoding: 'bytes-repr' },
+				title: text('diagnosis_title_digest_bytes_repr')
 			}
 		]
 	},

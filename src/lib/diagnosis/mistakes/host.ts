@@ -1,5 +1,6 @@
 // Mistakes in the host and port lines: another deployment's host, a host of the older docs, the
-// host as written, the host with its port, and a port that is not the one the request went to.
+// host as written, the host with its port, and a port that is not the one the request went to, is
+// empty, or is what a URL API answers for no port.
 import { text, type Text } from '$lib/i18n/text';
 import { DEPLOYMENTS, REGIONS, deploymentOfHost, type Region } from '$lib/account-api/deployments';
 import type { Candidate, CatalogueEntry } from './entry';
@@ -109,6 +110,24 @@ export const HOST_MISTAKES = [
 				title: text('diagnosis_title_port_empty', { port: inputs.port })
 			}
 		]
+	},
+	{
+		// What a URL API answers for a port the URL does not show, written into the line as text:
+		// Java's URI.getPort() and URL.getPort() give -1, Python's urlsplit().port gives None.
+		id: 'port-unset',
+		prior: 0.02,
+		slot: 'port',
+		fix: text('diagnosis_fix_port_empty'),
+		variants: (inputs) =>
+			(
+				[
+					['-1', 'diagnosis_title_port_minus_one'],
+					['None', 'diagnosis_title_port_none']
+				] as const
+			).map(([port, title]) => ({
+				inputs: { ...inputs, port },
+				title: text(title, { port: inputs.port })
+			}))
 	}
 ] as const satisfies readonly CatalogueEntry[];
 
