@@ -98,7 +98,7 @@ const ROWS: [string, string, string, Signed][] = [
 		'rust base64 STANDARD_NO_PAD.encode(mac)',
 		'standard alphabet, no padding',
 		'digest-unpadded',
-		{ encode: (d) => d.toString('base64').replace(/=+$/, '') }
+		{ encode: (d) => d.toString('base64').replaceAll('=', '') }
 	],
 	[
 		'rust SystemTime … .as_millis() in header and base string',
