@@ -11,7 +11,15 @@ const NONCE = 'bm9uY2Ux';
 const PATH = '/account/profile/v1';
 const URL_CN = `https://open.tapapis.cn${PATH}?client_id=abc123`;
 
-type Encoding = 'base64' | 'hex' | 'base64url' | 'base64url-unpadded' | 'base64-unpadded';
+type Encoding =
+	| 'base64'
+	| 'hex'
+	| 'base64url'
+	| 'base64url-unpadded'
+	| 'base64-unpadded'
+	| 'hex-dashed'
+	| 'base64-of-hex'
+	| 'bytes-repr';
 
 /** The customer's wrong signer, written independently of the catalogue: node:crypto over literal lines. */
 function mac(
@@ -27,6 +35,12 @@ function mac(
 	switch (encoding) {
 		case 'hex':
 			return digest.toString('hex');
+		case 'hex-dashed':
+			return [...digest].map((byte) => byte.toString(16).toUpperCase().padStart(2, '0')).join('-');
+		case 'base64-of-hex':
+			return Buffer.from(digest.toString('hex'), 'latin1').toString('base64');
+		case 'bytes-repr':
+			return `b'${base64}'`;
 		case 'base64url':
 			return base64.replace(/\+/g, '-').replace(/\//g, '_');
 		case 'base64url-unpadded':
@@ -115,6 +129,8 @@ const cases: Case[] = [
 		title: /port 443 instead of 8443 .*names port 8443/
 	},
 	{ id: 'port-empty', base: lines(spec({ port: '' })), title: /port line empty/ },
+	{ id: 'port-unset', base: lines(spec({ port: '-1' })), title: /Wrote -1 on the port line/ },
+	{ id: 'port-unset', base: lines(spec({ port: 'None' })), title: /Wrote None on the port line/ },
 	{
 		id: 'trailing-slash',
 		base: lines(spec({ uri: `${PATH}/?client_id=abc123` })),
@@ -227,6 +243,11 @@ const cases: Case[] = [
 	{ id: 'method-lower-case', base: lines(spec({ method: 'get' })), title: /lower case \(get\)/ },
 	{ id: 'ext-line-dropped', base: spec().join('\n'), title: /ext line is lost/ },
 	{ id: 'extra-lf', base: `${lines(spec())}\n`, title: /extra line feed/ },
+	{
+		id: 'trailing-lfs-stripped',
+		base: spec().slice(0, 6).join('\n'),
+		title: /ends right after the port 443/
+	},
 	{ id: 'crlf', base: lines(spec(), '\r\n'), title: /CRLF/ },
 	{
 		id: 'ts-padded',
@@ -340,6 +361,19 @@ const cases: Case[] = [
 	},
 	{ id: 'hmac-sha256', hash: 'sha256', base: lines(spec()), title: /HMAC-SHA-256/ },
 	{ id: 'digest-hex', encoding: 'hex', base: lines(spec()), title: /as hex/ },
+	{
+		id: 'digest-hex-dashed',
+		encoding: 'hex-dashed',
+		base: lines(spec()),
+		title: /BitConverter\.ToString/
+	},
+	{
+		id: 'digest-base64-of-hex',
+		encoding: 'base64-of-hex',
+		base: lines(spec()),
+		title: /hex text of the digest/
+	},
+	{ id: 'digest-bytes-repr', encoding: 'bytes-repr', base: lines(spec()), title: /b'…'/ },
 	{
 		id: 'digest-base64url',
 		...SLASHED,

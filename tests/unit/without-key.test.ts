@@ -25,6 +25,18 @@ describe('macShape', () => {
 			createHash('sha1').update(base).digest('hex'),
 			'hex-sha1'
 		],
+		[
+			".NET's BitConverter.ToString",
+			[...raw1].map((b) => b.toString(16).toUpperCase().padStart(2, '0')).join('-'),
+			'hex-dashed-sha1'
+		],
+		[
+			"PHP's base64_encode(hash_hmac(…))",
+			Buffer.from(raw1.toString('hex')).toString('base64'),
+			'base64-of-hex-sha1'
+		],
+		["Python's str() of the Base64 bytes", `b'${raw1.toString('base64')}'`, 'bytes-repr-sha1'],
+		['Base64 of 40 bytes that are not hex', Buffer.alloc(40, 0x7a).toString('base64'), 'other'],
 		['no digest at all', 'not-a-mac', 'other'],
 		['empty', '', 'other'],
 		['a megabyte', 'A'.repeat(1_000_000), 'other']
