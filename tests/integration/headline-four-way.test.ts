@@ -34,6 +34,8 @@ interface Case {
 	/** What the client signed as line 7 and line 4, where it differs from the spec. */
 	signedExt?: string;
 	signedUri?: string;
+	/** How the header departs from the spec's form: values in single quotes, or the scheme `Mac`. */
+	written?: 'single-quotes' | 'scheme-case';
 	/** The verdict and headline every reader must give. */
 	verdict: ServiceVerdict;
 	headline: string;
@@ -80,6 +82,22 @@ function cases(now: number): Case[] {
 			nonce: 'four-way-1',
 			verdict: 'refused',
 			headline: 'refused:nonce-reused'
+		},
+		{
+			name: 'signed right, values in single quotes',
+			ts,
+			nonce: 'four-way-6',
+			written: 'single-quotes',
+			verdict: 'refused',
+			headline: 'refused:header-format'
+		},
+		{
+			name: 'signed right, scheme written Mac',
+			ts,
+			nonce: 'four-way-7',
+			written: 'scheme-case',
+			verdict: 'refused',
+			headline: 'refused:header-format'
 		}
 	];
 }
@@ -97,7 +115,9 @@ function authorization(item: Case, host: string, port: string): string {
 	].join('\n');
 	const mac = createHmac('sha1', ACCOUNT.macKey).update(`${base}\n`, 'utf8').digest('base64');
 	const ext = item.ext === undefined ? '' : `,ext="${item.ext}"`;
-	return `MAC id="${ACCOUNT.kid}",ts="${item.ts}",nonce="${item.nonce}"${ext},mac="${mac}"`;
+	const header = `MAC id="${ACCOUNT.kid}",ts="${item.ts}",nonce="${item.nonce}"${ext},mac="${mac}"`;
+	if (item.written === 'single-quotes') return header.replaceAll('"', "'");
+	return item.written === 'scheme-case' ? `Mac${header.slice(3)}` : header;
 }
 
 interface Judged {

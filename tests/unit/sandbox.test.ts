@@ -120,6 +120,26 @@ describe('SandboxService', () => {
 		expect(result.body.data.error_description).toEqual(expect.any(String));
 	});
 
+	it.each([
+		['values in single quotes', (header: string) => header.replaceAll('"', "'")],
+		['the scheme written Mac', (header: string) => `Mac${header.slice(3)}`],
+		['blanks around =', (header: string) => header.replace('ts="', 'ts = "')]
+	])(
+		'refuses a right signature in a header not written as the spec shows (%s), naming the kid',
+		async (_, rewrite) => {
+			const request = await signed(PROFILE_URL);
+			const header = rewrite(request.headers.get('authorization')!);
+			const answer = await service.decide({
+				method: 'GET',
+				url: PROFILE_URL,
+				authorization: header
+			});
+			expect(answer.status).toBe(400);
+			expect(JSON.parse(String(answer.body)).data).toMatchObject({ error: 'invalid_request' });
+			expect(answer.outcome).toMatchObject({ verdict: 'header-format', kid: profileAccount.kid });
+		}
+	);
+
 	it('accepts a ts at the edge of the window, and the window is adjustable', async () => {
 		expect((await call(await signed(PROFILE_URL, { ts: String(NOW / 1000 - 300) }))).status).toBe(
 			200

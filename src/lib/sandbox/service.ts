@@ -1,4 +1,5 @@
 import { baseString, macErrorMessage, parseAuthorization, requestTarget, sign } from '$lib/mac';
+import { headerFormatOf, readAsMeant } from '$lib/read/header-format';
 import type { MacHeaderParams } from '$lib/mac';
 import { MacInputError } from '$lib/mac/errors';
 import { isTimestamp, randomNonce } from '$lib/mac/ts-nonce';
@@ -65,6 +66,8 @@ export type SandboxVerdict =
 	| 'not-found'
 	| 'header-missing'
 	| 'header-malformed'
+	/** Read as meant, but not written as the spec shows (read/header-format.ts). */
+	| 'header-format'
 	| 'client-id-missing'
 	| 'ts-not-seconds'
 	| 'ts-outside-window'
@@ -309,8 +312,12 @@ export class SandboxService {
 		if (header === null)
 			return fail('header-missing', 'invalid_request', 'The Authorization header is missing.');
 		let params: MacHeaderParams;
+		// A header not in the spec's form (§5.1) is refused: whether the service reads another form, the
+		// spec does not say, and a client that passes here should not meet that question in production.
+		// Its values, read as meant, still name the kid, so the diagnosis can say whether it signs right.
+		const format = headerFormatOf(header);
 		try {
-			params = parseAuthorization(header);
+			params = format === null ? parseAuthorization(header) : readAsMeant(header).params;
 		} catch (error) {
 			const reason =
 				error instanceof MacInputError
@@ -324,6 +331,12 @@ export class SandboxService {
 		}
 		outcome.kid = params.id;
 		outcome.params = params;
+		if (format !== null)
+			return fail(
+				'header-format',
+				'invalid_request',
+				`The Authorization header is not written as the spec shows (MAC id="…",ts="…",nonce="…",mac="…"): ${format.seen}. This sandbox reads only the spec's form; whether the service reads another, the spec does not say.`
+			);
 		// Rebuild the base string from the request as received, exactly as a signer builds it.
 		const parsed = requestTarget(request.url);
 		const target = request.target;

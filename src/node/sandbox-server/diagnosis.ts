@@ -101,6 +101,7 @@ export async function mismatchDiagnosis(
  * decides, or where a right signature is refused for its ts or its nonce.
  */
 const JUDGED: ReadonlySet<SandboxVerdict> = new Set([
+	'header-format',
 	'mac-mismatch',
 	'ts-not-seconds',
 	'ts-outside-window',

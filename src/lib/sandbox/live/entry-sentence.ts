@@ -47,6 +47,8 @@ export function entrySentence(entry: Pick<JournalEntry, 'verdict' | 'method' | '
 			return m.sandbox_live_says_header_missing();
 		case 'header-malformed':
 			return m.sandbox_live_says_header_malformed();
+		case 'header-format':
+			return m.sandbox_live_says_header_format();
 		case 'client-id-missing':
 			return m.sandbox_live_says_client_id_missing();
 		case 'ts-not-seconds':
