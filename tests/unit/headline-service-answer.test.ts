@@ -188,6 +188,37 @@ describe('the logged base string as evidence', () => {
 	});
 });
 
+describe('a HAR entry carries the logged base string as _base_string', () => {
+	it('the triage reads it first, on the entry or its request, and names the line', async () => {
+		const signed = base(String(SENT), 'nonce-made-again');
+		const header = `MAC id="${KID}",ts="${SENT}",nonce="nonce-sent",mac="${mac(signed)}"`;
+		const request = {
+			method: 'GET',
+			url: URL_,
+			headers: [{ name: 'Authorization', value: header }]
+		};
+		const har = JSON.stringify({
+			log: {
+				entries: [
+					{ startedDateTime: '2025-11-24T16:00:00Z', _base_string: signed, request },
+					{
+						startedDateTime: '2025-11-24T16:00:00Z',
+						request: { ...request, _base_string: signed }
+					},
+					{ startedDateTime: '2025-11-24T16:00:00Z', request }
+				]
+			}
+		});
+		const records: VerdictRecord[] = [];
+		await triageText(har, `${KID} ${KEY}`, { onVerdicts: (batch) => void records.push(...batch) });
+		expect(records.map(({ verdict, mistake }) => [verdict, mistake])).toEqual([
+			['mismatch', 'logged-base-string:nonce'],
+			['mismatch', 'logged-base-string:nonce'],
+			['mismatch', 'unexplained']
+		]);
+	});
+});
+
 describe('the nonce ledger keeps which first uses were matches', () => {
 	it('marks the pair recorded last, also when the table grew right after it', async () => {
 		const { NonceLedger } = await import('$lib/triage/tally');

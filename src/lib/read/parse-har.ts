@@ -60,6 +60,19 @@ export function harStatus(entry: JsonObject): number | null {
 	return typeof status === 'number' && Number.isInteger(status) && status > 0 ? status : null;
 }
 
+/**
+ * The base string the client logged with the entry, where a tool put it there: HAR 1.2 has no field
+ * for it and lets a writer add its own, named with a leading `_`, so this reads `_base_string` on the
+ * entry or its request (our convention, docs/triage-cli.md). Null when neither holds text.
+ */
+export function harLoggedBaseString(signed: Signed): string | null {
+	for (const holder of [signed.entry, signed.request]) {
+		const logged = member(holder, '_base_string');
+		if (typeof logged === 'string') return logged;
+	}
+	return null;
+}
+
 /** Why an entry of a HAR is not read: its own text, or the scanner, says. */
 export type HarEntryProblem = 'not-json' | 'not-object' | 'no-request' | 'too-deep' | 'too-long';
 

@@ -4,7 +4,7 @@
 // stops being readable (a HAR broken or cut short, a stream that fails) or is refused (binary, an
 // encoding not read) ends with one unreadable item that says where (`at`, a byte offset).
 import { HarScanner, type HarScan } from './har-scanner';
-import { macAuthorization, readHarEntry, readSigned } from './parse-har';
+import { harLoggedBaseString, macAuthorization, readHarEntry, readSigned } from './parse-har';
 import { readLogLine, readNdjsonLine } from './read-lines';
 import { LineSplitter, TextSource, linesOf } from './text-source';
 import { gunzipped } from './gzip';
@@ -243,7 +243,7 @@ function harEntryItem(number: number, text: string): ReadItem {
 			uriForm: 'browser',
 			status: read.status,
 			sentAt: read.sentAt ?? null,
-			loggedBaseString: null
+			loggedBaseString: harLoggedBaseString(entry.signed)
 		}
 	};
 }

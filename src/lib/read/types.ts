@@ -20,7 +20,7 @@ export interface LoggedRequest {
 	status: number | null;
 	/** When the log says it was sent: NDJSON `time`, a HAR entry's startedDateTime, a log line's time. */
 	sentAt: SentAt | null;
-	/** The base string the client logged (NDJSON `base_string`), when it did. */
+	/** The base string the client logged (NDJSON `base_string`, a HAR entry's `_base_string`), when it did. */
 	loggedBaseString: string | null;
 }
 
