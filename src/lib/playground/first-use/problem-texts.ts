@@ -7,20 +7,11 @@ import type { PlaygroundNote } from '../playground.svelte';
 
 export { macErrorText } from '$lib/i18n/mac-error-text';
 
-/** A field's note for an input that is empty or not of its form. */
-export type ProblemNote = Extract<
-	PlaygroundNote,
-	{
-		code:
-			| 'kid_empty'
-			| 'mac_key_empty'
-			| 'nonce_empty'
-			| 'ts_not_decimal'
-			| 'ts_milliseconds'
-			| 'client_id_empty'
-			| 'algorithm_unsupported';
-	}
->;
+/**
+ * A field's note for an input that is empty or not of its form: every note but those the page words
+ * on its first view (texts.ts noteText).
+ */
+export type ProblemNote = Exclude<PlaygroundNote, { code: 'client_id_demo' | 'scope' | 'error' }>;
 
 export function problemText(note: ProblemNote): string {
 	switch (note.code) {
