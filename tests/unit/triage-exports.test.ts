@@ -151,4 +151,25 @@ describe('kids in the exports', () => {
 		// Shown in full when asked, as the CLI's --reveal-kid and the page's "Show kids" ask.
 		expect(summaryMarkdown(summary, { revealKid: true })).toContain('| cust-9 |');
 	});
+
+	it('say which kid makes which mistake, in the Markdown too', async () => {
+		const kid = 'cust-query';
+		const other = 'cust-key';
+		// cust-query signs line 4 without its query; cust-key signs with another key (unexplained).
+		const ts = String(1_700_000_001);
+		const base = `${ts}\nnonce-1\nGET\n/account/profile/v1\nopen.tapapis.cn\n443\n\n`;
+		const mac = createHmac('sha1', 'key-q').update(base).digest('base64');
+		const lines = [
+			`curl 'https://open.tapapis.cn/account/profile/v1?client_id=c&n=1' -H 'Authorization: MAC id="${kid}",ts="${ts}",nonce="nonce-1",mac="${mac}"'`,
+			signed(other, 'another-key', 2),
+			signed(other, 'another-key', 3)
+		];
+		const summary = await triageText(lines.join('\n'), `${kid} key-q\n${other} key-k`);
+		const markdown = summaryMarkdown(summary, { revealKid: true });
+		const section = markdown.slice(markdown.indexOf('## Mismatches by kid and mistake'));
+		expect(section).toContain('| cust-key | unexplained | 2 |');
+		expect(section).toContain('| cust-query | `query-dropped` | 1 |');
+		// Kids with the most mismatches first.
+		expect(section.indexOf('cust-key')).toBeLessThan(section.indexOf('cust-query'));
+	});
 });

@@ -243,6 +243,7 @@ export function markdownWords(unit: 'line' | 'entry'): MarkdownWords {
 		kids: m.triage_md_kids(),
 		mismatches: m.triage_md_mismatches(),
 		noKey: m.triage_md_no_key(),
-		moreKids: m.triage_md_more_kids()
+		moreKids: m.triage_md_more_kids(),
+		kidMistakes: m.triage_kid_mistakes()
 	};
 }

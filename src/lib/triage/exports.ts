@@ -6,7 +6,7 @@ import { maskKid, masker } from '$lib/diagnosis/mask-kid';
 import { clientGroupId, codeEvidence, confidenceOf } from '$lib/diagnosis/likely-client';
 import type { Unreadable, UnreadableCode } from '$lib/read/types';
 import type { Refusal } from '$lib/diagnosis/service-answer';
-import type { TriageSummary, VerdictKind, VerdictRecord } from './types';
+import { UNEXPLAINED, type TriageSummary, type VerdictKind, type VerdictRecord } from './types';
 
 export interface ExportOptions {
 	/** Show kids in full; masked by default. */
@@ -193,6 +193,8 @@ export interface MarkdownWords {
 	mismatches: string;
 	noKey: string;
 	moreKids: string;
+	/** The head of the section of each kid's mismatches by mistake. */
+	kidMistakes: string;
 }
 
 /** What a request of a kid with no key shows alone (keylessFindings), in English. */
@@ -259,6 +261,7 @@ export function englishMarkdownWords(unit: 'line' | 'entry'): MarkdownWords {
 		reason: 'Reason',
 		count: 'Count',
 		kids: 'Kids',
+		kidMistakes: 'Mismatches by kid and mistake',
 		mismatches: 'Mismatches',
 		noKey: 'No key',
 		moreKids: 'And more kids, not listed.'
@@ -414,6 +417,24 @@ export function summaryMarkdown(summary: TriageSummary, options: MarkdownOptions
 			);
 		const rest = summary.kids.length - maxKids + (summary.otherKids > 0 ? 1 : 0);
 		if (rest > 0) out.push('', words.moreKids);
+	}
+	// Which kid makes which mistake: one row per kid and mistake, the kids with most mismatches first.
+	const kidsWithMistakes = summary.kids
+		.filter((kid) => kid.mismatches > 0 && (kid.mistakes?.length ?? 0) > 0)
+		.sort((a, b) => b.mismatches - a.mismatches || (a.kid < b.kid ? -1 : 1))
+		.slice(0, maxKids);
+	if (kidsWithMistakes.length > 0) {
+		out.push(
+			'',
+			`## ${words.kidMistakes}`,
+			'',
+			...head(['kid', words.mistake, words.requests], ['---', '---', '---:'])
+		);
+		for (const kid of kidsWithMistakes)
+			for (const { id, count } of kid.mistakes ?? [])
+				out.push(
+					`| ${cell(revealKid ? kid.kid : maskKid(kid.kid))} | ${cell(id === UNEXPLAINED ? words.unexplained : label(id))} | ${count} |`
+				);
 	}
 	out.push('');
 	return out.join('\n');
