@@ -23,6 +23,8 @@ interface Signed {
 	/** The header's ts and nonce, when they differ from the base string's. */
 	headerTs?: string;
 	headerNonce?: string;
+	/** An ext part in the header, signed as line 7 (the spec's line 7 is empty). */
+	ext?: string;
 	encode?: (digest: Buffer) => string;
 }
 
@@ -38,10 +40,19 @@ function request(signed: Signed): string {
 		port: '443',
 		...signed.lines
 	};
-	const base = (signed.join ?? terminated)([l.ts, l.nonce, l.method, l.uri, l.host, l.port, '']);
+	const base = (signed.join ?? terminated)([
+		l.ts,
+		l.nonce,
+		l.method,
+		l.uri,
+		l.host,
+		l.port,
+		signed.ext ?? ''
+	]);
 	const digest = createHmac('sha1', KEY).update(base, 'utf8').digest();
 	const mac = (signed.encode ?? ((d) => d.toString('base64')))(digest);
-	return `MAC id="demo-kid-profile-4f1c",ts="${signed.headerTs ?? l.ts}",nonce="${signed.headerNonce ?? l.nonce}",mac="${mac}"`;
+	const ext = signed.ext === undefined ? '' : `,ext="${signed.ext}"`;
+	return `MAC id="demo-kid-profile-4f1c",ts="${signed.headerTs ?? l.ts}",nonce="${signed.headerNonce ?? l.nonce}"${ext},mac="${mac}"`;
 }
 
 const hex = (d: Buffer) => d.toString('hex');
@@ -131,6 +142,12 @@ const ROWS: [string, string, string, Signed][] = [
 		'nonce-url-encoded',
 		{ lines: { nonce: encodeURIComponent(NONCE64) }, headerNonce: NONCE64 }
 	],
+	[
+		'any, after the IETF draft: ext="…" in the header, signed as line 7',
+		'ext is part of the normalized request string',
+		'refused:ext-not-signed',
+		{ ext: 'app-data' }
+	],
 	['csharp Environment.NewLine on Windows', '"\\r\\n" on Windows', 'crlf', { join: crlf }],
 	['php PHP_EOL on Windows', '"\\r\\n" on Windows', 'crlf', { join: crlf }],
 	['python os.linesep on Windows', '"\\r\\n" on Windows', 'crlf', { join: crlf }],
@@ -157,6 +174,7 @@ describe('signing variants, as the documentation describes them', () => {
 		else if (expected.startsWith('refused:')) {
 			const judged = judge(diagnosis, {
 				ts: authorization.ts,
+				ext: authorization.ext,
 				outsideWindow: null,
 				nonceFirstUsedAt: null
 			});
