@@ -40,7 +40,8 @@ serveTriage(globalThis as never);
 const NO_COLUMNS = [
 	{
 		file: 'src/lib/triage/verdict-batch.ts',
-		text: `import type { VerdictKind, VerdictRecord } from './types';
+		text: `import type { Refusal } from '$lib/diagnosis/service-answer';
+import type { VerdictKind, VerdictRecord } from './types';
 
 export interface VerdictBatch {
 	count: number;
@@ -58,6 +59,16 @@ export function encodeVerdicts(records: readonly VerdictRecord[]): VerdictBatch 
 
 export function setNonceFirstUsedAt(batch: VerdictBatch, index: number, first: number): void {
 	(batch.records[index] as VerdictRecord).nonceFirstUsedAt = first;
+}
+
+export function isMatchAt(batch: VerdictBatch, index: number): boolean {
+	return (batch.records[index] as VerdictRecord).verdict === 'match';
+}
+
+export function setRefused(batch: VerdictBatch, index: number, refusal: Refusal): void {
+	const record = batch.records[index] as VerdictRecord;
+	record.verdict = 'refused';
+	record.refusal = refusal;
 }
 
 export function transferables(_batch: VerdictBatch): Transferable[] {
@@ -107,6 +118,12 @@ export class VerdictColumns {
 	}
 	status(index: number): number | null {
 		return this.#at(index).status;
+	}
+	refusal(index: number): Refusal | null {
+		return this.#at(index).refusal;
+	}
+	headerFormat(index: number): boolean {
+		return this.#at(index).headerFormat === true;
 	}
 	outsideWindow(index: number): boolean {
 		return this.#at(index).clock?.outsideWindow === true;
