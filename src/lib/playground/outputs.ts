@@ -47,3 +47,25 @@ export async function signOutputs(input: SignInput): Promise<Outcome<SignedOutpu
 		throw error;
 	}
 }
+
+/**
+ * The outputs with a placeholder where the signature goes, of the signature's own length: what the
+ * page lays out, hidden, until SubtleCrypto answers (and in the prerendered page, which has no
+ * signature), so that nothing moves when the real one arrives.
+ */
+export function placeholderOutputs(input: SignInput): Outcome<SignedOutputs> {
+	const digest: Digest = { bytes: new Uint8Array(20), hex: '.'.repeat(40), base64: '.'.repeat(28) };
+	try {
+		const header = authorizationHeader(
+			{ id: input.kid, ts: input.ts, nonce: input.nonce, mac: digest.base64 },
+			{ space: input.space }
+		);
+		return {
+			ok: true,
+			value: { digest, header, curl: curlCommand(input.href, header), href: input.href }
+		};
+	} catch (error) {
+		if (error instanceof MacInputError) return { ok: false, error };
+		throw error;
+	}
+}

@@ -29,7 +29,7 @@ import {
 	type Scope,
 	type ScopeReason
 } from '$lib/account-api/operations';
-import { signOutputs, type SignedOutputs } from './outputs';
+import { placeholderOutputs, signOutputs, type SignInput, type SignedOutputs } from './outputs';
 import { DEFAULT_PRESET, PRESETS, type Preset } from './presets';
 import { isDemoClientId, isDemoKid } from '$lib/sandbox/accounts';
 
@@ -264,11 +264,11 @@ export class Playground {
 			.map(([field]) => field)
 	);
 
-	/** The signature and what is built from it; a promise, because SubtleCrypto is asynchronous. */
-	readonly signed: Promise<Outcome<SignedOutputs> | null> = $derived(
+	/** What the signature is computed from; null while a field blocks it or the URL cannot be signed. */
+	readonly #signInput: SignInput | null = $derived(
 		this.blockingFields.length > 0 || !this.target.ok
-			? Promise.resolve(null)
-			: signOutputs({
+			? null
+			: {
 					macKey: this.macKey,
 					base: this.base,
 					kid: this.kid,
@@ -276,7 +276,22 @@ export class Playground {
 					nonce: this.nonce,
 					href: this.target.value.href,
 					space: this.headerSpace
-				})
+				}
+	);
+
+	/** The signature and what is built from it; a promise, because SubtleCrypto is asynchronous. */
+	readonly signed: Promise<Outcome<SignedOutputs> | null> = $derived(
+		this.#signInput === null ? Promise.resolve(null) : signOutputs(this.#signInput)
+	);
+
+	/**
+	 * The outputs' shape until the first signature is ready (in the prerendered page too): laid out
+	 * hidden, so nothing moves when it arrives. Null once it has.
+	 */
+	readonly placeholder: Outcome<SignedOutputs> | null = $derived(
+		this.signature !== undefined || this.#signInput === null
+			? null
+			: placeholderOutputs(this.#signInput)
 	);
 
 	/**
