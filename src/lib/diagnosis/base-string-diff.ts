@@ -1,5 +1,6 @@
 import { text as t, type Text } from '$lib/i18n/text';
 import { BASE_STRING_RULES } from '$lib/mac';
+import { withoutTrailing } from '$lib/mac/encoding';
 import { logLineTime, type SentAt } from '$lib/read/sent-at';
 
 export type InvisibleKind =
@@ -80,16 +81,6 @@ function splitLines(text: string, max: number): { lines: Line[]; more: number } 
 /** True when a log escaped the line breaks: `\n` as text, and no real line break inside. */
 export function hasEscapedLineBreaks(text: string): boolean {
 	return /\\n/.test(text) && !/[\r\n]/.test(withoutTrailing(text, '\r\n'));
-}
-
-/**
- * The text without any run of the given characters at its end. A loop, not /[…]+$/: a regex tries
- * that at every position of a long run, which takes quadratic time on a hostile paste.
- */
-function withoutTrailing(text: string, characters: string): string {
-	let end = text.length;
-	while (end > 0 && characters.includes(text.charAt(end - 1))) end--;
-	return text.slice(0, end);
 }
 
 /**

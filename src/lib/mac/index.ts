@@ -10,7 +10,8 @@ export type {
 	MacErrorParamsMap,
 	ValueKind
 } from './error-codes';
-export { fromBase64, isBase64, toBase64, toBase64Url, toHex, utf8Bytes } from './encoding';
+export { toBase64, toHex, utf8Bytes } from './encoding';
+export { fromBase64, isBase64, toBase64Url } from './base64-forms';
 export {
 	BASE_STRING_RULES,
 	baseString,

@@ -1,6 +1,6 @@
 // The core's modules by name (see playground.svelte.ts).
 import { curlCommand } from '$lib/mac/curl';
-import { MacInputError, type Outcome } from '$lib/mac/errors';
+import { MacInputError, attempt, type Outcome } from '$lib/mac/errors';
 import { authorizationHeader } from '$lib/mac/header';
 import { hmac, type Digest } from '$lib/mac/sign';
 
@@ -24,22 +24,22 @@ export interface SignedOutputs {
 	href: string;
 }
 
+/** The header for a mac of the base string's signature. */
+function header(input: SignInput, mac: string): string {
+	return authorizationHeader(
+		{ id: input.kid, ts: input.ts, nonce: input.nonce, mac },
+		{ space: input.space }
+	);
+}
+
 /** Signature, header and the commands that send it, for one base string: the async end of the playground's chain. */
 export async function signOutputs(input: SignInput): Promise<Outcome<SignedOutputs>> {
 	try {
 		const digest = await hmac(input.macKey, input.base);
-		const header = authorizationHeader(
-			{ id: input.kid, ts: input.ts, nonce: input.nonce, mac: digest.base64 },
-			{ space: input.space }
-		);
+		const signed = header(input, digest.base64);
 		return {
 			ok: true,
-			value: {
-				digest,
-				header,
-				curl: curlCommand(input.href, header),
-				href: input.href
-			}
+			value: { digest, header: signed, curl: curlCommand(input.href, signed), href: input.href }
 		};
 	} catch (error) {
 		// Resolve rather than reject: a page awaiting this shows the message at the field, never a crash.
@@ -49,23 +49,11 @@ export async function signOutputs(input: SignInput): Promise<Outcome<SignedOutpu
 }
 
 /**
- * The outputs with a placeholder where the signature goes, of the signature's own length: what the
- * page lays out, hidden, until SubtleCrypto answers (and in the prerendered page, which has no
- * signature), so that nothing moves when the real one arrives.
+ * The header with a placeholder of the mac's length (28 characters, as Base64 writes 20 bytes):
+ * laid out, unseen, until SubtleCrypto answers (and in the prerendered page, which has no
+ * signature), so that nothing moves when the real one arrives. Null where no header can be made.
  */
-export function placeholderOutputs(input: SignInput): Outcome<SignedOutputs> {
-	const digest: Digest = { bytes: new Uint8Array(20), hex: '.'.repeat(40), base64: '.'.repeat(28) };
-	try {
-		const header = authorizationHeader(
-			{ id: input.kid, ts: input.ts, nonce: input.nonce, mac: digest.base64 },
-			{ space: input.space }
-		);
-		return {
-			ok: true,
-			value: { digest, header, curl: curlCommand(input.href, header), href: input.href }
-		};
-	} catch (error) {
-		if (error instanceof MacInputError) return { ok: false, error };
-		throw error;
-	}
+export function placeholderHeader(input: SignInput): string | null {
+	const made = attempt(() => header(input, '.'.repeat(28)));
+	return made.ok ? made.value : null;
 }

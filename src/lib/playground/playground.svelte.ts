@@ -29,7 +29,7 @@ import {
 	type Scope,
 	type ScopeReason
 } from '$lib/account-api/operations';
-import { placeholderOutputs, signOutputs, type SignInput, type SignedOutputs } from './outputs';
+import { placeholderHeader, signOutputs, type SignInput, type SignedOutputs } from './outputs';
 import { DEFAULT_PRESET, PRESETS, type Preset } from './presets';
 import { isDemoClientId, isDemoKid } from '$lib/sandbox/accounts';
 
@@ -285,13 +285,13 @@ export class Playground {
 	);
 
 	/**
-	 * The outputs' shape until the first signature is ready (in the prerendered page too): laid out
-	 * hidden, so nothing moves when it arrives. Null once it has.
+	 * The header's shape until the first signature is ready (in the prerendered page too): laid out
+	 * unseen, so nothing moves when it arrives. Null once it has.
 	 */
-	readonly placeholder: Outcome<SignedOutputs> | null = $derived(
+	readonly placeholder: string | null = $derived(
 		this.signature !== undefined || this.#signInput === null
 			? null
-			: placeholderOutputs(this.#signInput)
+			: placeholderHeader(this.#signInput)
 	);
 
 	/**
