@@ -69,7 +69,7 @@ function ignoringErrors(read) {
  */
 export const READERS = [
 	{
-		reader: 'Authorization header (mac/header.ts)',
+		reader: 'Authorization header (mac/header-parse.ts)',
 		shape: '`MAC id=`, n spaces, `"`',
 		n: 262_144,
 		input: (n) => `MAC id=${' '.repeat(n)}"`,
@@ -206,7 +206,7 @@ export const READERS = [
 		}
 	},
 	{
-		reader: 'Base64 (mac/encoding.ts)',
+		reader: 'Base64 (mac/base64-forms.ts)',
 		shape: 'n `=`, then a letter',
 		n: 262_144,
 		input: (n) => `${'='.repeat(n)}A`,
