@@ -6,11 +6,15 @@
 import { describe, expect, it } from 'vitest';
 import { diagnose } from '$lib/diagnosis';
 import { parseAuthorization } from '$lib/mac';
+import { judge } from '$lib/diagnosis/service-answer';
 import fixture from '../fixtures/signing-variants/fixtures.json';
 
 interface VariantRow {
 	row: string;
-	/** A mistake id; `none` for a correct signer; `not-named` for what the catalogue cannot name. */
+	/**
+	 * A mistake id; `none` for a correct signer; `refused:<why>` for a right signature the service
+	 * refuses; `not-named` for what the catalogue cannot name.
+	 */
 	expect: string;
 	url: string;
 	key: string;
@@ -36,7 +40,9 @@ describe('signing variants, as the runtimes made them', () => {
 			expect(languages).toContain(language);
 	});
 
-	const named = ROWS.filter((r) => r.expect !== 'none' && r.expect !== 'not-named');
+	const named = ROWS.filter(
+		(r) => r.expect !== 'none' && r.expect !== 'not-named' && !r.expect.startsWith('refused:')
+	);
 	it.each(named.map((r) => [r.row, r.expect, r] as const))('%s: names %s', async (_, id, r) => {
 		const result = await diagnoseRow(r);
 		expect(result.verdict).toBe('explained');
@@ -47,6 +53,20 @@ describe('signing variants, as the runtimes made them', () => {
 	it.each(correct.map((r) => [r.row, r] as const))('%s: signs correctly', async (_, r) => {
 		expect((await diagnoseRow(r)).verdict).toBe('match');
 	});
+
+	const refused = ROWS.filter((r) => r.expect.startsWith('refused:'));
+	it.each(refused.map((r) => [r.row, r.expect, r] as const))(
+		'%s: signature right, %s',
+		async (_, expected, r) => {
+			const authorization = parseAuthorization(r.authorization);
+			const judged = judge(await diagnoseRow(r), {
+				ts: authorization.ts,
+				outsideWindow: null,
+				nonceFirstUsedAt: null
+			});
+			expect(`${judged.verdict}:${judged.refusal}`).toBe(expected);
+		}
+	);
 
 	// A clock read once in milliseconds puts its remainder (here 400) into the base string while the
 	// header gets whole seconds: ts-milliseconds tries ts × 1000 only (the remainder is unknowable
