@@ -246,7 +246,7 @@ const cases: Case[] = [
 	{
 		id: 'trailing-lfs-stripped',
 		base: spec().slice(0, 6).join('\n'),
-		title: /ends right after the port 443/
+		title: /ends right after the port line/
 	},
 	{ id: 'crlf', base: lines(spec(), '\r\n'), title: /CRLF/ },
 	{

@@ -41,7 +41,7 @@ export const LAYOUT_MISTAKES = [
 				? [
 						{
 							inputs: { ...inputs, ending: 'stripped' },
-							title: text('diagnosis_title_trailing_lfs_stripped', { port: inputs.port })
+							title: text('diagnosis_title_trailing_lfs_stripped')
 						}
 					]
 				: []
