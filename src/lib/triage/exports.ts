@@ -207,7 +207,7 @@ export const KEYLESS_NAMES: Record<KeylessId, string> = {
 	'mac-hex-sha1': 'mac: 40 hex digits (SHA-1 in hex)',
 	'mac-base64-sha256': 'mac: length of a Base64 SHA-256',
 	'mac-hex-sha256': 'mac: 64 hex digits (SHA-256 in hex)',
-	'mac-hex-dashed-sha1': 'mac: SHA-1 as hex pairs joined by - (BitConverter.ToString)',
+	'mac-hex-dashed-sha1': 'mac: SHA-1 as hex pairs joined by - (as BitConverter.ToString writes it)',
 	'mac-base64-of-hex-sha1': 'mac: Base64 of a SHA-1 in hex',
 	'mac-bytes-repr-sha1': "mac: Python's b'…' around a Base64 SHA-1",
 	'mac-other': 'mac: the shape of no known digest'
